@@ -1,0 +1,114 @@
+"""Frozen, validated configuration objects. Built by config.loader from YAML."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+# Every score a metric can produce, in report order, with the metric that produces it.
+SCORE_NAMES: tuple[str, ...] = (
+    "groundedness",
+    "faithfulness",
+    "agreement",
+    "hallucination",
+    "contradiction",
+    "rating",
+)
+METRIC_OF_SCORE: Mapping[str, str] = {
+    "groundedness": "groundedness",
+    "faithfulness": "faithfulness",
+    "agreement": "summary_accuracy",
+    "hallucination": "summary_accuracy",
+    "contradiction": "summary_accuracy",
+    "rating": "rating",
+}
+# Scores where higher is worse (a threshold is usually `max`).
+LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination", "contradiction"})
+
+Provider = Literal["openai", "azure", "local"]
+
+
+@dataclass(frozen=True)
+class JudgeConfig:
+    provider: Provider = "openai"
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    api_key_env: str | None = "OPENAI_API_KEY"
+    api_version: str | None = None  # azure
+    temperature: float = 0.0
+    max_concurrency: int = 8
+    timeout_s: float = 60.0
+    max_retries: int = 5
+    cache_dir: Path | None = Path(".ground-gate/cache")
+    # local provider only
+    model_dir: Path | None = None  # where downloaded GGUF files are kept; default: user cache
+    context_tokens: int | None = None  # local: n_ctx; remote: None = unlimited for our use
+    threads: int | None = None
+
+
+@dataclass(frozen=True)
+class Threshold:
+    min: float | None = None
+    max: float | None = None
+
+
+@dataclass(frozen=True)
+class DatasetConfig:
+    name: str
+    path: Path
+    fields: Mapping[str, str] = field(default_factory=dict)  # id/question/context/response -> column
+    limit: int | None = None
+    thresholds: Mapping[str, Threshold] = field(default_factory=dict)
+    line: int | None = None  # where this dataset is declared in the config, for messages
+
+
+@dataclass(frozen=True)
+class GroundednessConfig:
+    unit: Literal["sentence", "claim"] = "sentence"
+    evidence: Literal["unsupported", "all", "none"] = "unsupported"
+
+
+@dataclass(frozen=True)
+class FaithfulnessConfig:
+    pass
+
+
+@dataclass(frozen=True)
+class SummaryAccuracyConfig:
+    n_questions: int = 10
+
+
+@dataclass(frozen=True)
+class RatingConfig:
+    pass
+
+
+@dataclass(frozen=True)
+class MetricsConfig:
+    groundedness: GroundednessConfig | None = None
+    faithfulness: FaithfulnessConfig | None = None
+    summary_accuracy: SummaryAccuracyConfig | None = None
+    rating: RatingConfig | None = None
+
+    def enabled(self) -> tuple[str, ...]:
+        names = ("groundedness", "faithfulness", "summary_accuracy", "rating")
+        return tuple(n for n in names if getattr(self, n) is not None)
+
+
+@dataclass(frozen=True)
+class Config:
+    judge: JudgeConfig
+    datasets: tuple[DatasetConfig, ...]
+    metrics: MetricsConfig
+    thresholds: Mapping[str, Threshold] = field(default_factory=dict)
+    on_error: Literal["fail", "skip"] = "fail"
+    version: int = 1
+    path: Path | None = None  # the file it was read from
+    digest: str = ""  # sha256 of the file's bytes, for the report
+
+    def thresholds_for(self, dataset: DatasetConfig) -> dict[str, Threshold]:
+        merged = dict(self.thresholds)
+        merged.update(dataset.thresholds)
+        return merged

@@ -1,0 +1,31 @@
+"""Named errors raised by the inner layers; only cli.py turns them into exit codes."""
+
+from __future__ import annotations
+
+
+class GroundGateError(Exception):
+    """Base class: a problem the user can act on; printed as one line, no traceback."""
+
+
+class ConfigError(GroundGateError):
+    """The YAML config is unreadable or does not match the schema."""
+
+
+class DatasetError(GroundGateError):
+    """A dataset file or one of its rows is unusable."""
+
+
+class JudgeError(GroundGateError):
+    """The judge could not be reached or kept answering with unusable output."""
+
+
+class JudgeUnavailableError(JudgeError):
+    """The judge endpoint is down or refuses us (connection, auth, exhausted retries)."""
+
+
+class ModelError(GroundGateError):
+    """A local model file could not be obtained, verified or served."""
+
+
+class GitHubError(GroundGateError):
+    """A GitHub API call failed."""

@@ -1,0 +1,90 @@
+"""The contract between metrics and judges.
+
+Metrics build a `JudgeRequest` and read a `Completion`; they never see HTTP, retries or
+caching. A judge is anything with `model`, `context_tokens` and an async `complete()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+Role = Literal["system", "user", "assistant"]
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    role: Role
+    content: str
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """One chat completion, deterministic (temperature comes from the judge's config).
+
+    purpose: the metric (or metric step) the call is for; usage is accounted per purpose.
+    json_schema: when set, the judge asks for structured output matching it and returns the
+        parsed, schema-valid value in `Completion.data` (or raises JudgeError).
+    logprobs: when true, ask for the top log-probabilities of each generated token.
+    """
+
+    messages: tuple[ChatMessage, ...]
+    purpose: str
+    max_tokens: int = 1
+    json_schema: Mapping[str, Any] | None = None
+    logprobs: bool = False
+
+
+@dataclass
+class Usage:
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    parse_failures: int = 0
+    seconds: float = 0.0
+
+    def add(self, other: Usage) -> None:
+        self.calls += other.calls
+        self.prompt_tokens += other.prompt_tokens
+        self.completion_tokens += other.completion_tokens
+        self.cached_tokens += other.cached_tokens
+        self.cache_hits += other.cache_hits
+        self.retries += other.retries
+        self.parse_failures += other.parse_failures
+        self.seconds += other.seconds
+
+    def as_dict(self) -> dict[str, float | int]:
+        return dict(self.__dict__)
+
+
+@dataclass(frozen=True)
+class Completion:
+    """What a judge returns.
+
+    top_logprobs: one mapping per generated token, token text -> natural-log probability,
+        empty when the server gave none.
+    data: the parsed JSON value when the request had a json_schema.
+    cached: served from the on-disk cache (no call was made).
+    """
+
+    text: str
+    top_logprobs: tuple[Mapping[str, float], ...] = ()
+    data: Any = None
+    usage: Usage = field(default_factory=Usage)
+    cached: bool = False
+
+
+class Judge(Protocol):
+    @property
+    def model(self) -> str: ...
+
+    @property
+    def context_tokens(self) -> int | None:
+        """Tokens the model can attend to, or None when effectively unlimited for our prompts."""
+        ...
+
+    async def complete(self, request: JudgeRequest) -> Completion: ...

@@ -1,0 +1,48 @@
+"""What metrics produce per row, and what the runner collects. Plain data, no I/O."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ground_gate.judge.base import Usage
+
+Status = Literal["ok", "no_claims", "error"]
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    """One judged unit: a sentence, claim, statement or question.
+
+    score: the unit's own score in [0, 1] (1 = supported / agreeing).
+    verdict: a short word for people: supported, unsupported, skipped, agree, hallucinated,
+        contradicted...
+    detail: method-specific extras (probabilities, answers, the chunk that supported it).
+    """
+
+    text: str
+    score: float | None
+    verdict: str
+    evidence: str | None = None
+    detail: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class MetricResult:
+    """One metric on one row. `scores` maps score names (see config.SCORE_NAMES) to values."""
+
+    metric: str
+    status: Status
+    scores: Mapping[str, float] = field(default_factory=dict)
+    units: tuple[UnitResult, ...] = ()
+    error: str | None = None
+    usage: Usage = field(default_factory=Usage)
+
+
+@dataclass(frozen=True)
+class RowResult:
+    dataset: str
+    sample_id: str
+    metrics: tuple[MetricResult, ...]
+    seconds: float = 0.0
