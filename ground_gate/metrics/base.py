@@ -1,0 +1,129 @@
+"""What every metric shares: the two-phase protocol, the per-row judge session, chunking.
+
+A metric works in two phases so the runner can order a row's calls for prefix reuse:
+`prepare` makes the calls that do not read the document (statement extraction, question
+generation), then `score` makes the document-first verdict calls. All of one row's
+document-first calls then run back to back and the server evaluates the document once.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+
+from ground_gate.datasets import Sample
+from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, Usage
+from ground_gate.results import MetricResult
+from ground_gate.text import split_sentences
+
+T = TypeVar("T")
+
+# Characters per token, conservative for English BPE vocabularies (real: about 4).
+CHARS_PER_TOKEN = 3.0
+# Tokens a prompt needs besides the document: system prompt, instructions, unit, answer.
+PROMPT_OVERHEAD_TOKENS = 600
+
+
+@dataclass
+class RowSession:
+    """A judge bound to one (row, metric): accounts the metric's usage.
+
+    `memo` is shared by all metrics of one row, so a request two metrics make alike (the
+    statement extraction of faithfulness and of groundedness by claim) is made once.
+    """
+
+    judge: Judge
+    metric: str
+    usage: Usage = field(default_factory=Usage)
+    memo: dict[tuple[Any, ...], Completion] = field(default_factory=dict)
+
+    async def ask(
+        self,
+        step: str,
+        messages: tuple[ChatMessage, ...],
+        *,
+        max_tokens: int = 1,
+        logprobs: bool = False,
+        json_schema: dict[str, Any] | None = None,
+    ) -> Completion:
+        request = JudgeRequest(
+            messages=messages,
+            purpose=f"{self.metric}.{step}",
+            max_tokens=max_tokens,
+            json_schema=json_schema,
+            logprobs=logprobs,
+        )
+        key = (messages, max_tokens, logprobs, json.dumps(json_schema, sort_keys=True))
+        if key in self.memo:
+            self.usage.cache_hits += 1
+            return self.memo[key]
+        completion = await self.judge.complete(request)
+        self.usage.add(completion.usage)
+        self.memo[key] = completion
+        return completion
+
+
+def chunk_document(text: str, context_tokens: int | None, unit_chars: int = 0) -> list[str]:
+    """Split a document that would not fit the judge's context into sentence-aligned chunks.
+
+    Each chunk keeps within the token budget left after the prompt's own needs; a unit is
+    then judged against every chunk and takes its best support (see best_over_chunks).
+    """
+    if context_tokens is None:
+        return [text]
+    budget_chars = int((context_tokens - PROMPT_OVERHEAD_TOKENS) * CHARS_PER_TOKEN) - unit_chars
+    budget_chars = max(budget_chars, 400)
+    if len(text) <= budget_chars:
+        return [text]
+    chunks: list[str] = []
+    current = ""
+    for sentence in split_sentences(text):
+        while len(sentence) > budget_chars:  # a single huge "sentence": cut it hard
+            if current:
+                chunks.append(current)
+                current = ""
+            chunks.append(sentence[:budget_chars])
+            sentence = sentence[budget_chars:]
+        if current and len(current) + 1 + len(sentence) > budget_chars:
+            chunks.append(current)
+            current = sentence
+        else:
+            current = f"{current} {sentence}" if current else sentence
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+async def best_over_chunks(
+    chunks: Sequence[str],
+    judge_one: Callable[[str], Awaitable[T]],
+    key: Callable[[T], float],
+) -> tuple[T, int]:
+    """Judge against each chunk in order; return the best result and its chunk index."""
+    best: tuple[T, int] | None = None
+    for index, chunk in enumerate(chunks):
+        result = await judge_one(chunk)
+        if best is None or key(result) > key(best[0]):
+            best = (result, index)
+    assert best is not None, "chunk_document never returns an empty list"
+    return best
+
+
+class Metric(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def scores(self) -> tuple[str, ...]:
+        """The score names this metric produces (see config.SCORE_NAMES)."""
+        ...
+
+    async def prepare(self, sample: Sample, session: RowSession) -> Any:
+        """Calls that do not read the document. Returns the plan passed to `score`."""
+        ...
+
+    async def score(self, sample: Sample, plan: Any, session: RowSession) -> MetricResult:
+        """Document-first verdict calls and the pure score."""
+        ...

@@ -1,0 +1,54 @@
+"""RAGAS faithfulness: standalone statements, a 0/1 verdict each, score = supported / total.
+
+The verdict is P(yes) >= 0.5 read from the judge's first-token probabilities; the
+probability is kept in each statement's detail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from ground_gate.datasets import Sample
+from ground_gate.metrics import prompts
+from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.statements import extract_statements
+from ground_gate.metrics.verdicts import yes_probability
+from ground_gate.results import MetricResult, UnitResult
+
+
+@dataclass(frozen=True)
+class Faithfulness:
+    name: str = "faithfulness"
+    scores: tuple[str, ...] = ("faithfulness",)
+
+    async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
+        return await extract_statements(sample, session)
+
+    async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
+        if not plan:
+            return MetricResult(self.name, "no_claims", usage=session.usage)
+        units = await asyncio.gather(*(self._unit(sample, st, session) for st in plan))
+        supported_count = sum(1 for u in units if u.score)
+        score = supported_count / len(units)
+        return MetricResult(
+            self.name, "ok", {"faithfulness": round(score, 4)}, tuple(units), usage=session.usage
+        )
+
+    async def _unit(self, sample: Sample, statement: str, session: RowSession) -> UnitResult:
+        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(statement))
+
+        async def verdict(chunk: str) -> float:
+            completion = await session.ask(
+                "verdict", prompts.statement_supported(chunk, statement), logprobs=True
+            )
+            return yes_probability(completion)
+
+        p_yes, chunk_index = await best_over_chunks(chunks, verdict, key=lambda p: p)
+        supported = p_yes >= 0.5
+        return UnitResult(
+            text=statement,
+            score=1.0 if supported else 0.0,
+            verdict="supported" if supported else "unsupported",
+            detail={"p_supported": round(p_yes, 4), "chunk": chunk_index},
+        )

@@ -1,0 +1,43 @@
+"""Single-prompt groundedness rating 1-5 from question, answer and context; (r - 1) / 4."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ground_gate.datasets import Sample
+from ground_gate.metrics import prompts
+from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.verdicts import expected_rating
+from ground_gate.results import MetricResult, UnitResult
+
+
+@dataclass(frozen=True)
+class Rating:
+    name: str = "rating"
+    scores: tuple[str, ...] = ("rating",)
+
+    async def prepare(self, sample: Sample, session: RowSession) -> None:
+        return None
+
+    async def score(self, sample: Sample, plan: None, session: RowSession) -> MetricResult:
+        unit_chars = len(sample.response) + len(sample.question or "")
+        chunks = chunk_document(sample.source_text, session.judge.context_tokens, unit_chars)
+
+        async def rate(chunk: str) -> float:
+            completion = await session.ask(
+                "rate",
+                prompts.rate_answer(chunk, sample.question, sample.response),
+                logprobs=True,
+            )
+            return expected_rating(completion, 1, 5)
+
+        value, chunk_index = await best_over_chunks(chunks, rate, key=lambda v: v)
+        unit = UnitResult(
+            text=sample.response,
+            score=round((value - 1) / 4, 4),
+            verdict=f"{value:.1f}/5",
+            detail={"rating_1_5": round(value, 3), "chunk": chunk_index},
+        )
+        return MetricResult(
+            self.name, "ok", {"rating": unit.score or 0.0}, (unit,), usage=session.usage
+        )

@@ -1,0 +1,27 @@
+"""Standalone statements of an answer (RAGAS step 1; claims for groundedness unit=claim)."""
+
+from __future__ import annotations
+
+from ground_gate.datasets import Sample
+from ground_gate.metrics import prompts
+from ground_gate.metrics.base import RowSession
+
+MAX_STATEMENT_TOKENS = 512
+
+
+async def extract_statements(sample: Sample, session: RowSession) -> list[str]:
+    """Statements the response makes; empty when it states no fact (refusal, greeting)."""
+    completion = await session.ask(
+        "statements",
+        prompts.extract_statements(sample.question, sample.response),
+        max_tokens=MAX_STATEMENT_TOKENS,
+        json_schema=prompts.STATEMENTS_SCHEMA,
+    )
+    seen: set[str] = set()
+    statements: list[str] = []
+    for raw in completion.data["statements"]:
+        statement = " ".join(str(raw).split())
+        if statement and statement.lower() not in seen:
+            seen.add(statement.lower())
+            statements.append(statement)
+    return statements

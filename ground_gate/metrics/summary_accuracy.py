@@ -1,0 +1,124 @@
+"""Athina summary accuracy: yes/no questions from the summary, answered from each text.
+
+Questions are generated fresh for every row from that row's summary. Each is answered
+Yes/No/Unknown from the summary alone and from the document alone. Over the questions
+actually generated (not the configured n): agreement = same answer; hallucination = the
+summary answers definitely, the document says Unknown; contradiction = both definite and
+different.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from ground_gate.config.model import SummaryAccuracyConfig
+from ground_gate.datasets import Sample
+from ground_gate.metrics import prompts
+from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.verdicts import choice_distribution
+from ground_gate.results import MetricResult, UnitResult
+
+ANSWERS = ("yes", "no", "unknown")
+QUESTION_TOKENS_EACH = 40
+
+
+def _answer(distribution: dict[str, float]) -> str:
+    return max(ANSWERS, key=lambda a: distribution[a])
+
+
+def classify(from_summary: str, from_document: str) -> str:
+    """The unit verdict for one question's pair of answers."""
+    if from_summary == from_document:
+        return "agree"
+    if from_summary != "unknown" and from_document == "unknown":
+        return "hallucinated"
+    if from_summary != "unknown":
+        return "contradicted"
+    return "not in summary"
+
+
+@dataclass(frozen=True)
+class SummaryAccuracy:
+    config: SummaryAccuracyConfig = field(default_factory=SummaryAccuracyConfig)
+    name: str = "summary_accuracy"
+    scores: tuple[str, ...] = ("agreement", "hallucination", "contradiction")
+
+    async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
+        n = self.config.n_questions
+        completion = await session.ask(
+            "questions",
+            prompts.generate_questions(sample.response, n),
+            max_tokens=QUESTION_TOKENS_EACH * n + 20,
+            json_schema=prompts.QUESTIONS_SCHEMA,
+        )
+        questions: list[str] = []
+        for raw in completion.data["questions"]:
+            question = " ".join(str(raw).split())
+            if question and question not in questions:
+                questions.append(question)
+        return questions[:n]
+
+    async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
+        if not plan:
+            return MetricResult(self.name, "no_claims", usage=session.usage)
+        # Document answers first: they share the document prefix with the other metrics.
+        from_document = await asyncio.gather(
+            *(self._from_document(sample, q, session) for q in plan)
+        )
+        from_summary = await asyncio.gather(*(self._from_summary(sample, q, session) for q in plan))
+        units = []
+        for question, s_dist, (d_dist, chunk) in zip(
+            plan, from_summary, from_document, strict=True
+        ):
+            s, d = _answer(s_dist), _answer(d_dist)
+            verdict = classify(s, d)
+            units.append(
+                UnitResult(
+                    text=question,
+                    score=1.0 if verdict == "agree" else 0.0,
+                    verdict=verdict,
+                    detail={
+                        "summary": s,
+                        "document": d,
+                        "p_summary": {k: round(v, 4) for k, v in s_dist.items()},
+                        "p_document": {k: round(v, 4) for k, v in d_dist.items()},
+                        "chunk": chunk,
+                    },
+                )
+            )
+        asked = len(units)
+        counts = {
+            v: sum(1 for u in units if u.verdict == v)
+            for v in ("agree", "hallucinated", "contradicted")
+        }
+        scores = {
+            "agreement": round(counts["agree"] / asked, 4),
+            "hallucination": round(counts["hallucinated"] / asked, 4),
+            "contradiction": round(counts["contradicted"] / asked, 4),
+        }
+        return MetricResult(self.name, "ok", scores, tuple(units), usage=session.usage)
+
+    async def _from_summary(
+        self, sample: Sample, question: str, session: RowSession
+    ) -> dict[str, float]:
+        completion = await session.ask(
+            "answer_summary",
+            prompts.answer_from("summary", sample.response, question),
+            logprobs=True,
+        )
+        return choice_distribution(completion, ANSWERS)
+
+    async def _from_document(
+        self, sample: Sample, question: str, session: RowSession
+    ) -> tuple[dict[str, float], int]:
+        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(question))
+
+        async def answer(chunk: str) -> dict[str, float]:
+            completion = await session.ask(
+                "answer_document", prompts.answer_from("document", chunk, question), logprobs=True
+            )
+            return choice_distribution(completion, ANSWERS)
+
+        # The most definite chunk wins: a chunk that answers beats chunks that don't know.
+        return await best_over_chunks(chunks, answer, key=lambda d: 1 - d["unknown"])

@@ -1,0 +1,1 @@
+"""Pure renderings: the versioned JSON report, and markdown rendered from that JSON."""

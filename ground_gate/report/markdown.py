@@ -1,0 +1,270 @@
+"""Markdown for the pull-request comment and the job summary, rendered from the JSON report.
+
+Rendering from the JSON (not from live objects) means a baseline report read from disk and
+the current run go through the same code, and the comment can be re-rendered from an
+artifact. One table (datasets x scores), then collapsed details, then judge usage.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
+from ground_gate.report.escape import cell
+
+PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
+UP, DOWN = "\u25b2", "\u25bc"
+BAD_VERDICTS = frozenset({"unsupported", "hallucinated", "contradicted"})
+DEFAULT_WORST_ROWS = 5
+
+Report = Mapping[str, Any]
+
+
+def _threshold_text(threshold: Mapping[str, float] | None) -> str:
+    if not threshold:
+        return ""
+    parts = []
+    if "min" in threshold:
+        parts.append(f"\u2265 {threshold['min']:.2f}")
+    if "max" in threshold:
+        parts.append(f"\u2264 {threshold['max']:.2f}")
+    return " (" + ", ".join(parts) + ")"
+
+
+def _delta_text(score: str, now: float | None, before: float | None) -> str:
+    if now is None or before is None:
+        return ""
+    delta = round(now - before, 2)
+    if delta == 0:
+        return " \u00b10.00"
+    better = (delta < 0) if score in LOWER_IS_BETTER else (delta > 0)
+    arrow = UP if delta > 0 else DOWN
+    mark = "" if better else " " + WARN
+    return f" {arrow} {delta:+.2f}{mark}"
+
+
+def _cell(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> str:
+    mean = entry["mean"]
+    mark = {True: PASS + " ", False: FAIL + " ", None: ""}[entry["passed"]]
+    value = f"{mean:.2f}" if mean is not None else "n/a"
+    text = f"{mark}{value}{_threshold_text(entry['threshold'])}"
+    if before is not None:
+        text += _delta_text(entry["score"], mean, before.get("mean"))
+    if entry["n_error"]:
+        text += f" {WARN} {entry['n_error']} error(s)"
+    return text
+
+
+def _index(report: Report | None) -> dict[tuple[str, str], Mapping[str, Any]]:
+    if report is None:
+        return {}
+    return {(e["dataset"], e["score"]): e for e in report["scores"]}
+
+
+def _table(report: Report, baseline: Report | None) -> str:
+    entries = _index(report)
+    before = _index(baseline)
+    scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
+    header = ["dataset", "rows", *scores]
+    body = []
+    for dataset in report["datasets"]:
+        name = dataset["name"]
+        rows_text = str(dataset["scored"])
+        if dataset["scored"] != dataset["rows"]:
+            rows_text += f" of {dataset['rows']}"
+        line = [cell(name, 60), rows_text]
+        for score in scores:
+            entry = entries.get((name, score))
+            line.append(_cell(entry, before.get((name, score))) if entry else "")
+        body.append(line)
+    return tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
+
+
+def _headline(report: Report) -> str:
+    status = report["status"]
+    mark = {"passed": PASS, "failed": FAIL, "incomplete": WARN}[status]
+    return f"## {mark} ground-gate: {status}"
+
+
+def _summary_line(report: Report) -> str:
+    rows = sum(d["scored"] for d in report["datasets"])
+    checked = [e for e in report["scores"] if e["passed"] is not None]
+    missed = sum(1 for e in checked if e["passed"] is False)
+    model = cell(str(report["judge"].get("model", "?")), 80)
+    return (
+        f"{rows} row(s) in {len(report['datasets'])} dataset(s), judged by `{model}`; "
+        f"{missed} of {len(checked)} threshold(s) missed."
+    )
+
+
+def _reasons(report: Report) -> list[str]:
+    lines = []
+    if report["incomplete"]:
+        lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
+    for e in report["scores"]:
+        if e["passed"] is False:
+            lines.append(f"- {FAIL} **{cell(e['dataset'], 60)}** {e['score']}: {cell(e['reason'])}")
+    return lines
+
+
+def _row_score(row: Mapping[str, Any]) -> float:
+    """Lower is worse: the row's lowest 'higher is better' score (hallucination inverted)."""
+    values = []
+    for metric in row["metrics"].values():
+        if metric["status"] == "error":
+            return -1.0
+        for score, value in metric["scores"].items():
+            values.append(1 - value if score in LOWER_IS_BETTER else value)
+    return min(values) if values else 2.0
+
+
+def _unit_lines(row: Mapping[str, Any], limit: int = 3) -> list[str]:
+    lines = []
+    for name, metric in row["metrics"].items():
+        if metric["status"] == "error":
+            lines.append(f"| {name} | error | {cell(metric['error'] or '')} | |")
+            continue
+        shown = 0
+        for unit in metric["units"]:
+            if unit["verdict"] in BAD_VERDICTS and shown < limit:
+                shown += 1
+                evidence = cell(unit["evidence"]) if unit.get("evidence") else ""
+                lines.append(f"| {name} | {unit['verdict']} | {cell(unit['text'])} | {evidence} |")
+    return lines
+
+
+def _scores_text(row: Mapping[str, Any]) -> str:
+    parts = []
+    for metric in row["metrics"].values():
+        if metric["status"] != "ok":
+            parts.append(metric["status"])
+        parts.extend(f"{k} {v:.2f}" for k, v in metric["scores"].items())
+    return ", ".join(parts)
+
+
+def _worst_rows(report: Report, limit: int) -> list[str]:
+    ranked = sorted(
+        (r for r in report["rows"] if r["failing"] or _row_score(r) < 1.0),
+        key=lambda r: (not r["failing"], _row_score(r)),
+    )[:limit]
+    if not ranked:
+        return []
+    out = [f"<details><summary>Worst rows ({len(ranked)})</summary>", ""]
+    for row in ranked:
+        failing = f" \u2014 fails {', '.join(row['failing'])}" if row["failing"] else ""
+        out.append(
+            f"**{cell(row['dataset'], 60)} / {cell(row['id'], 80)}**{failing}: {_scores_text(row)}"
+        )
+        units = _unit_lines(row)
+        if units:
+            out += ["", "| metric | verdict | text | evidence |", "|---|---|---|---|", *units]
+        out.append("")
+    out.append("</details>")
+    return out
+
+
+def _failing_set(report: Report) -> set[tuple[str, str, str]]:
+    return {(r["dataset"], r["id"], s) for r in report["rows"] for s in r["failing"]}
+
+
+def _baseline_changes(report: Report, baseline: Report) -> list[str]:
+    now, before = _failing_set(report), _failing_set(baseline)
+    out = []
+    for title, items in (("New failures", now - before), ("Fixed", before - now)):
+        if items:
+            listed = ", ".join(
+                f"{cell(d, 40)}/{cell(i, 60)} ({s})" for d, i, s in sorted(items)[:20]
+            )
+            more = f" and {len(items) - 20} more" if len(items) > 20 else ""
+            out.append(f"**{title} since the baseline ({len(items)}):** {listed}{more}")
+    return out or ["No row changed verdict since the baseline."]
+
+
+def _usage(report: Report) -> list[str]:
+    rows = []
+    for name, u in report["usage"]["by_metric"].items():
+        rows.append(
+            [
+                name,
+                u["calls"],
+                u["cache_hits"],
+                u["prompt_tokens"],
+                u["completion_tokens"],
+                u["retries"],
+            ]
+        )
+    t = report["usage"]["total"]
+    rows.append(
+        [
+            "total",
+            t["calls"],
+            t["cache_hits"],
+            t["prompt_tokens"],
+            t["completion_tokens"],
+            t["retries"],
+        ]
+    )
+    table = tabulate(
+        rows,
+        headers=[
+            "metric",
+            "judge calls",
+            "cache hits",
+            "prompt tokens",
+            "completion tokens",
+            "retries",
+        ],
+        tablefmt="github",
+        disable_numparse=True,
+    )
+    return [
+        "<details><summary>Judge usage</summary>",
+        "",
+        table,
+        "",
+        f"Wall time {report['seconds']:.1f} s.",
+        "",
+        "</details>",
+    ]
+
+
+def render_markdown(
+    report: Report, *, baseline: Report | None = None, worst_rows: int = DEFAULT_WORST_ROWS
+) -> str:
+    parts: list[str] = [
+        _headline(report),
+        "",
+        _summary_line(report),
+        "",
+        _table(report, baseline),
+        "",
+    ]
+    reasons = _reasons(report)
+    if reasons:
+        parts += [*reasons, ""]
+    if baseline is not None:
+        parts += [*_baseline_changes(report, baseline), ""]
+    worst = _worst_rows(report, worst_rows)
+    if worst:
+        parts += [*worst, ""]
+    parts += _usage(report)
+    return "\n".join(parts) + "\n"
+
+
+def one_line_summary(report: Report) -> str:
+    failed = [f"{e['dataset']}/{e['score']}" for e in report["scores"] if e["passed"] is False]
+    head = f"ground-gate {report['status']}"
+    return f"{head}: {', '.join(failed)}" if failed else head
+
+
+def scores_by_dataset(report: Report) -> dict[str, dict[str, float | None]]:
+    out: dict[str, dict[str, float | None]] = {}
+    for e in report["scores"]:
+        out.setdefault(e["dataset"], {})[e["score"]] = e["mean"]
+    return out
+
+
+__all__: Sequence[str] = ["one_line_summary", "render_markdown", "scores_by_dataset"]

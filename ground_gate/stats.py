@@ -1,0 +1,70 @@
+"""Small, dependency-free statistics: bootstrap intervals and classification agreement."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+BOOTSTRAP_SEED = 20261122
+BOOTSTRAP_RESAMPLES = 2000
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def bootstrap_ci(
+    values: Sequence[float],
+    *,
+    level: float = 0.95,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> tuple[float, float]:
+    """Percentile bootstrap interval of the mean; seeded, so reports are reproducible."""
+    if len(values) == 1:
+        return (values[0], values[0])
+    rng = random.Random(seed)
+    n = len(values)
+    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(resamples))
+    tail = (1 - level) / 2
+    lo = means[int(tail * (resamples - 1))]
+    hi = means[int((1 - tail) * (resamples - 1))]
+    return (lo, hi)
+
+
+def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float | None:
+    """P(score of a random positive > score of a random negative), ties count half."""
+    pairs = sorted(zip(scores, labels, strict=True))
+    n_pos = sum(labels)
+    n_neg = len(labels) - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return None
+    rank_sum = 0.0
+    i = 0
+    while i < len(pairs):
+        j = i
+        while j < len(pairs) and pairs[j][0] == pairs[i][0]:
+            j += 1
+        average_rank = (i + j + 1) / 2  # ranks are 1-based
+        rank_sum += average_rank * sum(label for _, label in pairs[i:j])
+        i = j
+    return (rank_sum - n_pos * (n_pos + 1) / 2) / (n_pos * n_neg)
+
+
+def balanced_accuracy(predicted: Sequence[int], labels: Sequence[int]) -> float | None:
+    pos = [p for p, y in zip(predicted, labels, strict=True) if y == 1]
+    neg = [p for p, y in zip(predicted, labels, strict=True) if y == 0]
+    if not pos or not neg:
+        return None
+    tpr = sum(pos) / len(pos)
+    tnr = sum(1 - p for p in neg) / len(neg)
+    return (tpr + tnr) / 2
+
+
+def f1(predicted: Sequence[int], labels: Sequence[int], positive: int) -> float | None:
+    tp = sum(1 for p, y in zip(predicted, labels, strict=True) if p == positive and y == positive)
+    fp = sum(1 for p, y in zip(predicted, labels, strict=True) if p == positive and y != positive)
+    fn = sum(1 for p, y in zip(predicted, labels, strict=True) if p != positive and y == positive)
+    if tp + fp + fn == 0:
+        return None
+    return 2 * tp / (2 * tp + fp + fn)
