@@ -1,0 +1,73 @@
+"""Read the JSON report's verdicts for annotations, the `scores` output and the one-line summary.
+
+The report is produced by ground_gate.report (schema_version 1): `passed`, `incomplete` and a
+`scores` list of {dataset, score, mean, threshold, passed, reason}. This reader is tolerant:
+a baseline or artifact written by another version must not crash the publishing step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Check:
+    dataset: str
+    score: str
+    mean: float | None
+    passed: bool | None  # None: no threshold, informative only
+    reason: str
+
+
+def checks(report: Mapping[str, Any]) -> list[Check]:
+    found = []
+    for entry in report.get("scores") or []:
+        if not isinstance(entry, Mapping):
+            continue
+        mean = entry.get("mean")
+        passed = entry.get("passed")
+        found.append(
+            Check(
+                dataset=str(entry.get("dataset", "?")),
+                score=str(entry.get("score", "?")),
+                mean=float(mean) if isinstance(mean, int | float) else None,
+                passed=passed if isinstance(passed, bool) else None,
+                reason=str(entry.get("reason") or ""),
+            )
+        )
+    return found
+
+
+def failures(report: Mapping[str, Any]) -> list[Check]:
+    return [c for c in checks(report) if c.passed is False]
+
+
+def incomplete_reason(report: Mapping[str, Any]) -> str | None:
+    reason = report.get("incomplete")
+    return str(reason) if reason else None
+
+
+def scores_by_dataset(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """{dataset: {score: mean}} in report order, for the `scores` output."""
+    table: dict[str, dict[str, float | None]] = {}
+    for check in checks(report):
+        table.setdefault(check.dataset, {})[check.score] = check.mean
+    return table
+
+
+def summary_line(report: Mapping[str, Any], passed: bool) -> str:
+    """One line for the `summary` output and the log, e.g. for a commit status description."""
+    gated = [c for c in checks(report) if c.passed is not None]
+    failed = [c for c in gated if c.passed is False]
+    incomplete = incomplete_reason(report)
+    if incomplete:
+        return f"ground-gate: incomplete run ({incomplete})"
+    if passed:
+        return f"ground-gate: passed, {len(gated)} of {len(gated)} checks met their thresholds"
+    shown = "; ".join(f"{c.dataset} {c.score}: {c.reason}" for c in failed[:3])
+    more = f"; and {len(failed) - 3} more" if len(failed) > 3 else ""
+    return f"ground-gate: failed, {len(failed)} of {len(gated)} checks missed their thresholds" + (
+        f" ({shown}{more})" if shown else ""
+    )

@@ -1,0 +1,286 @@
+"""The action's settings, read from the environment once.
+
+A Docker action receives each input as `INPUT_<NAME>` with the name upper-cased and hyphens
+kept (`INPUT_FAIL-ON-THRESHOLD`), plus the runner's `GITHUB_*` variables.
+https://docs.github.com/en/actions/sharing-automations/creating-actions/metadata-syntax-for-github-actions#inputs
+
+Every variable has one small cleaner; `Settings.from_env` runs them all and reports every
+missing or invalid variable in one ConfigError, so a user fixes the workflow in one go.
+Secret values never appear in messages or in `repr()`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from ground_gate.config.model import JudgeConfig
+from ground_gate.errors import ConfigError
+
+CommentMode = Literal["auto", "always", "never"]
+
+DEFAULT_CONFIG = "ground-gate.yml"
+DEFAULT_API_URL = "https://api.github.com"
+DEFAULT_SERVER_URL = "https://github.com"
+DEFAULT_COMMENT_ID = "default"
+
+_REPOSITORY = re.compile(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+")
+# The comment id goes inside an HTML comment: no `-->`, no spaces, nothing a reader must escape.
+_COMMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# GitHub's own boolean inputs accept the YAML 1.2 core-schema spellings only.
+# https://github.com/actions/toolkit/blob/main/packages/core/src/core.ts (getBooleanInput)
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
+
+T = TypeVar("T")
+
+
+class _Invalid(ValueError):
+    """Raised by a cleaner; the message says what was expected (never the secret value)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything `ground-gate action` needs from its environment."""
+
+    # Inputs (action.yml)
+    config: Path
+    working_directory: Path
+    comment: CommentMode
+    comment_id: str
+    baseline: Path | None
+    fail_on_threshold: bool
+    openai_base_url: str | None
+    azure_endpoint: str | None
+    azure_api_version: str | None
+    openai_api_key: str | None = field(repr=False)
+    github_token: str | None = field(repr=False)
+    # The runner
+    repository: str
+    event_name: str
+    event_path: Path | None
+    api_url: str
+    server_url: str
+    output_path: Path | None
+    step_summary_path: Path | None
+    workspace: Path
+    run_id: str | None
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Settings:
+        errors: list[str] = []
+
+        def take(name: str, cleaner: Callable[[str], T]) -> T:
+            try:
+                return cleaner(env.get(name, "").strip())
+            except _Invalid as exc:
+                errors.append(f"{name}: {exc}")
+                return None  # type: ignore[return-value]  # discarded: we raise below
+
+        workspace = take("GITHUB_WORKSPACE", _workspace)
+        working_directory = take("INPUT_WORKING-DIRECTORY", _relative_dir(workspace))
+        base = working_directory or workspace or Path.cwd()
+        values: dict[str, Any] = {
+            "config": take("INPUT_CONFIG", _config_path(base)),
+            "working_directory": working_directory,
+            "comment": take("INPUT_COMMENT", _comment_mode),
+            "comment_id": take("INPUT_COMMENT-ID", _comment_id),
+            "baseline": take("INPUT_BASELINE", _optional_path(base)),
+            "fail_on_threshold": take("INPUT_FAIL-ON-THRESHOLD", _boolean(default=True)),
+            "openai_base_url": take("INPUT_OPENAI-BASE-URL", _optional_url),
+            "azure_endpoint": take("INPUT_AZURE-ENDPOINT", _optional_url),
+            "azure_api_version": take("INPUT_AZURE-API-VERSION", _optional_token),
+            "openai_api_key": take("INPUT_OPENAI-API-KEY", _secret),
+            "github_token": take("INPUT_GITHUB-TOKEN", _secret),
+            "repository": take("GITHUB_REPOSITORY", _repository),
+            "event_name": take("GITHUB_EVENT_NAME", _required),
+            "event_path": take("GITHUB_EVENT_PATH", _existing_file),
+            "api_url": take("GITHUB_API_URL", _url(default=DEFAULT_API_URL)),
+            "server_url": take("GITHUB_SERVER_URL", _url(default=DEFAULT_SERVER_URL)),
+            "output_path": take("GITHUB_OUTPUT", _optional_plain_path),
+            "step_summary_path": take("GITHUB_STEP_SUMMARY", _optional_plain_path),
+            "workspace": workspace,
+            "run_id": take("GITHUB_RUN_ID", _optional_digits),
+        }
+        if errors:
+            raise ConfigError(
+                "the action's environment is incomplete or invalid:\n"
+                + "\n".join(f"  - {e}" for e in errors)
+            )
+        return cls(**values)
+
+    @property
+    def owner_and_repo(self) -> tuple[str, str]:
+        owner, _, name = self.repository.partition("/")
+        return owner, name
+
+    @property
+    def run_url(self) -> str | None:
+        if self.run_id is None:
+            return None
+        return f"{self.server_url}/{self.repository}/actions/runs/{self.run_id}"
+
+    @property
+    def publish_only(self) -> bool:
+        """A `workflow_run` run publishes the report a pull-request run left as an artifact.
+
+        It runs with a write token and secrets, so it must never evaluate the PR's code or data:
+        https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
+        """
+        return self.event_name == "workflow_run"
+
+
+@dataclass(frozen=True)
+class JudgeOverride:
+    """The judge config with the action's inputs applied, and the env holding its key."""
+
+    judge: JudgeConfig
+    env: Mapping[str, str] = field(repr=False)
+
+
+def override_judge(settings: Settings, judge: JudgeConfig) -> JudgeOverride:
+    """Apply `openai-base-url`, `azure-endpoint`, `azure-api-version` and `openai-api-key`."""
+    changes: dict[str, Any] = {}
+    if settings.openai_base_url:
+        changes["base_url"] = settings.openai_base_url
+        if judge.provider == "local":  # a base URL means a server somebody else runs
+            changes["provider"] = "openai"
+    if settings.azure_endpoint:
+        changes["provider"] = "azure"
+        changes["base_url"] = settings.azure_endpoint
+    if settings.azure_api_version:
+        changes["api_version"] = settings.azure_api_version
+    env: dict[str, str] = {}
+    if settings.openai_api_key:
+        key_env = judge.api_key_env or "OPENAI_API_KEY"
+        changes["api_key_env"] = key_env
+        env[key_env] = settings.openai_api_key
+    return JudgeOverride(judge=replace(judge, **changes), env=env)
+
+
+# --- cleaners: one per kind of variable; each gets the stripped raw value ---------------------
+
+
+def _required(raw: str) -> str:
+    if not raw:
+        raise _Invalid("missing (the runner sets it; are you running outside GitHub Actions?)")
+    return raw
+
+
+def _repository(raw: str) -> str:
+    if not _REPOSITORY.fullmatch(_required(raw)):
+        raise _Invalid(f"expected 'owner/name', got {raw!r}")
+    return raw
+
+
+def _workspace(raw: str) -> Path:
+    return Path(raw) if raw else Path.cwd()
+
+
+def _relative_dir(workspace: Path | None) -> Callable[[str], Path]:
+    def clean(raw: str) -> Path:
+        path = (workspace or Path.cwd()) / (raw or ".")
+        if not path.is_dir():
+            raise _Invalid(f"expected a directory relative to the workspace, got {raw!r}")
+        return path
+
+    return clean
+
+
+def _config_path(base: Path) -> Callable[[str], Path]:
+    def clean(raw: str) -> Path:
+        return base / (raw or DEFAULT_CONFIG)
+
+    return clean
+
+
+def _optional_path(base: Path) -> Callable[[str], Path | None]:
+    def clean(raw: str) -> Path | None:
+        return base / raw if raw else None
+
+    return clean
+
+
+def _optional_plain_path(raw: str) -> Path | None:
+    return Path(raw) if raw else None
+
+
+def _existing_file(raw: str) -> Path | None:
+    if not raw:
+        return None
+    if not Path(raw).is_file():
+        raise _Invalid(f"expected the event payload file, {raw!r} does not exist")
+    return Path(raw)
+
+
+def _comment_mode(raw: str) -> CommentMode:
+    modes: dict[str, CommentMode] = {"auto": "auto", "always": "always", "never": "never"}
+    if (raw or "auto") in modes:
+        return modes[raw or "auto"]
+    raise _Invalid(f"expected one of auto, always, never, got {raw!r}")
+
+
+def _comment_id(raw: str) -> str:
+    value = raw or DEFAULT_COMMENT_ID
+    if not _COMMENT_ID.fullmatch(value):
+        raise _Invalid(
+            f"expected letters, digits, '.', '_' or '-' (at most 64, starting with a letter or "
+            f"digit), got {raw!r}"
+        )
+    return value
+
+
+def _boolean(*, default: bool) -> Callable[[str], bool]:
+    def clean(raw: str) -> bool:
+        if not raw:
+            return default
+        if raw in _TRUE:
+            return True
+        if raw in _FALSE:
+            return False
+        raise _Invalid(f"expected true or false, got {raw!r}")
+
+    return clean
+
+
+def _url(*, default: str) -> Callable[[str], str]:
+    def clean(raw: str) -> str:
+        return _optional_url(raw) or default
+
+    return clean
+
+
+def _optional_url(raw: str) -> str | None:
+    if not raw:
+        return None
+    if not re.fullmatch(r"https?://[^\s/$.?#][^\s]*", raw):
+        raise _Invalid(f"expected an http(s) URL, got {raw!r}")
+    return raw.rstrip("/")
+
+
+def _optional_token(raw: str) -> str | None:
+    if not raw:
+        return None
+    if re.search(r"\s", raw):
+        raise _Invalid(f"expected a single word such as 2024-10-21, got {raw!r}")
+    return raw
+
+
+def _secret(raw: str) -> str | None:
+    if not raw:
+        return None
+    if "\n" in raw or "\r" in raw:
+        # Never echo the value: say what is wrong with it only.
+        raise _Invalid("expected a single line (the value contains a line break)")
+    return raw
+
+
+def _optional_digits(raw: str) -> str | None:
+    if not raw:
+        return None
+    if not raw.isdigit():
+        raise _Invalid(f"expected digits, got {raw!r}")
+    return raw
