@@ -1,0 +1,124 @@
+"""The command line: parses arguments, calls the pipeline, maps the outcome to an exit code.
+
+Exit codes: 0 gate passed, 1 a threshold was missed, 2 usage/config/data error or a run that
+could not be completed (judge unreachable, interrupted). User errors print one line, no
+traceback.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ground_gate import __version__
+from ground_gate.config.loader import load_config, schema_text
+from ground_gate.datasets import iter_samples
+from ground_gate.errors import GroundGateError
+from ground_gate.local.commands import models
+from ground_gate.pipeline import EXIT_ERROR, RunOptions, execute
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _echo_err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def user_errors(func: F) -> F:
+    """Print a GroundGateError as one line and exit 2, never a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GroundGateError as exc:
+            _echo_err(f"ground-gate: error: {exc}")
+            sys.exit(EXIT_ERROR)
+
+    return wrapper  # type: ignore[return-value]
+
+
+config_option = click.option(
+    "-c",
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("ground-gate.yml"),
+    show_default=True,
+    help="The YAML config.",
+)
+
+
+@click.group()
+@click.version_option(__version__, prog_name="ground-gate")
+def cli() -> None:
+    """Gate pull requests on the groundedness of LLM outputs."""
+
+
+@cli.command()
+@config_option
+@click.option("--output-json", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here.")
+@click.option("--output-md", type=click.Path(dir_okay=False, path_type=Path), help="Write the markdown report here.")
+@click.option("--dataset", "datasets", multiple=True, help="Only this dataset (repeatable).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most N rows per dataset.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not write the judge cache.")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), help="An earlier JSON report to compare with.")
+@click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
+@user_errors
+def run(
+    config_path: Path,
+    output_json: Path | None,
+    output_md: Path | None,
+    datasets: tuple[str, ...],
+    limit: int | None,
+    no_cache: bool,
+    baseline: Path | None,
+    quiet: bool,
+) -> None:
+    """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
+    options = RunOptions(
+        config_path=config_path,
+        datasets=datasets,
+        limit=limit,
+        no_cache=no_cache,
+        output_json=output_json,
+        output_md=output_md,
+        baseline=baseline,
+    )
+    outcome = execute(options, os.environ, _echo_err)
+    if not quiet:
+        click.echo(outcome.markdown, nl=False)
+    if outcome.report["incomplete"]:
+        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+    sys.exit(outcome.exit_code)
+
+
+@cli.command()
+@config_option
+@user_errors
+def validate(config_path: Path) -> None:
+    """Check the config and every dataset row, without calling the judge."""
+    config = load_config(config_path, os.environ)
+    for dataset in config.datasets:
+        count = sum(1 for _ in iter_samples(dataset))
+        click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
+    click.echo(f"{config_path}: valid; metrics: {', '.join(config.metrics.enabled())}")
+
+
+@cli.command()
+def schema() -> None:
+    """Print the config's JSON Schema (for editors: yaml-language-server)."""
+    click.echo(schema_text())
+
+
+cli.add_command(models)
+
+
+def main() -> None:
+    cli(prog_name="ground-gate")

@@ -1,0 +1,212 @@
+"""The whole job, wired: config -> datasets -> judge -> runner -> gate -> reports.
+
+This and cli.py are the only places that read the user's files and build real clients; the
+layers below receive what they need as parameters. `ground-gate run` and
+`ground-gate action` both call `execute`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from ground_gate.aggregate import summarise
+from ground_gate.config.loader import load_config
+from ground_gate.config.model import Config, JudgeConfig, Threshold
+from ground_gate.datasets import Sample, load_samples
+from ground_gate.errors import ConfigError
+from ground_gate.gate import evaluate
+from ground_gate.judge.base import Judge
+from ground_gate.judge.cache import JudgeCache
+from ground_gate.judge.openai_judge import OpenAIJudge, build_azure_client, build_openai_client
+from ground_gate.metrics import build_metrics
+from ground_gate.metrics.prompts import PROMPT_VERSION
+from ground_gate.progress import ProgressReporter
+from ground_gate.report.json_report import SCHEMA_VERSION, build_report
+from ground_gate.report.markdown import render_markdown
+from ground_gate.runner import RunResult, run
+
+EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
+LOCAL_API_KEY = "not-needed"  # llama.cpp ignores the key; the SDK insists on one
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    config_path: Path
+    datasets: tuple[str, ...] = ()
+    limit: int | None = None
+    no_cache: bool = False
+    output_json: Path | None = None
+    output_md: Path | None = None
+    baseline: Path | None = None
+    judge_overrides: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    report: dict[str, Any]
+    markdown: str
+    exit_code: int
+
+
+def select_work(config: Config, names: Sequence[str], limit: int | None) -> list[tuple[str, list[Sample]]]:
+    known = [d.name for d in config.datasets]
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ConfigError(
+            f"--dataset {', '.join(unknown)}: not in {config.path}; datasets there: {', '.join(known)}"
+        )
+    work = []
+    for dataset in config.datasets:
+        if names and dataset.name not in names:
+            continue
+        samples = load_samples(dataset)
+        if limit is not None:
+            samples = samples[:limit]
+        work.append((dataset.name, samples))
+    return work
+
+
+def read_baseline(path: Path) -> dict[str, Any]:
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"baseline {path}: no such file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ConfigError(f"baseline {path}: not a readable JSON report ({exc})") from None
+    if not isinstance(report, dict) or report.get("schema_version") != SCHEMA_VERSION:
+        raise ConfigError(
+            f"baseline {path}: expected a ground-gate JSON report with schema_version "
+            f"{SCHEMA_VERSION}"
+        )
+    return report
+
+
+def _api_key(judge: JudgeConfig, env: Mapping[str, str]) -> str:
+    name = judge.api_key_env
+    key = env.get(name, "") if name else ""
+    if key:
+        return key
+    if judge.base_url and judge.provider == "openai":
+        return LOCAL_API_KEY  # many self-hosted servers need none
+    raise ConfigError(
+        f"judge.api_key_env: the environment variable {name or '(none)'} holding the "
+        f"{judge.provider} API key is not set"
+    )
+
+
+@contextmanager
+def open_judge(
+    config: JudgeConfig, env: Mapping[str, str], *, no_cache: bool, echo: Callable[[str], None]
+) -> Iterator[tuple[Judge, dict[str, Any]]]:
+    """A ready judge and what the report says of it; a local server is stopped on exit."""
+    cache = None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
+    info: dict[str, Any] = {
+        "provider": config.provider,
+        "model": config.model,
+        "prompt_version": PROMPT_VERSION,
+    }
+
+    def make(client: Any, context_tokens: int | None) -> OpenAIJudge:
+        return OpenAIJudge(
+            client,
+            model=config.model,
+            temperature=config.temperature,
+            max_concurrency=config.max_concurrency,
+            max_retries=config.max_retries,
+            timeout_s=config.timeout_s,
+            cache=cache,
+            context_tokens=context_tokens,
+        )
+
+    if config.provider == "local":
+        from ground_gate.local.commands import ProgressRenderer
+        from ground_gate.local.server import LocalServer
+        from ground_gate.local.sources import resolve_model
+
+        renderer = ProgressRenderer()
+        try:
+            path = resolve_model(config.model, config.model_dir, progress=renderer)
+        finally:
+            renderer.close()
+        context_tokens = config.context_tokens or 4096
+        echo(f"ground-gate: starting the local judge ({path.name}) on 127.0.0.1")
+        with LocalServer(path, context_tokens=context_tokens, threads=config.threads) as server:
+            client = build_openai_client(LOCAL_API_KEY, server.base_url, config.timeout_s)
+            info["model_file"] = path.name
+            yield make(client, context_tokens), info
+        return
+    key = _api_key(config, env)
+    if config.provider == "azure":
+        if not config.base_url or not config.api_version:
+            raise ConfigError("judge: provider azure needs base_url (the endpoint) and api_version")
+        client = build_azure_client(key, config.base_url, config.api_version, config.timeout_s)
+    else:
+        client = build_openai_client(key, config.base_url, config.timeout_s)
+    if config.base_url:
+        info["endpoint"] = urlsplit(config.base_url).hostname or ""
+    yield make(client, config.context_tokens), info
+
+
+def _thresholds(config: Config, names: Sequence[str]) -> dict[str, dict[str, Threshold]]:
+    return {d.name: config.thresholds_for(d) for d in config.datasets if d.name in names}
+
+
+def execute(
+    options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]
+) -> Outcome:
+    config = load_config(options.config_path, env)
+    if options.judge_overrides:
+        config = replace(config, judge=replace(config.judge, **options.judge_overrides))
+    work = select_work(config, options.datasets, options.limit)
+    baseline = read_baseline(options.baseline) if options.baseline else None
+    metrics = build_metrics(config.metrics)
+    result = RunResult()
+    reporter = ProgressReporter()
+    with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
+        row_concurrency = 1 if config.judge.provider == "local" else config.judge.max_concurrency
+        try:
+            asyncio.run(
+                run(work, metrics, judge, row_concurrency=row_concurrency, result=result, progress=reporter)
+            )
+        except KeyboardInterrupt:
+            result.incomplete = "interrupted (Ctrl-C); the rows scored before are kept"
+        finally:
+            reporter.close()
+    names = [name for name, _ in work]
+    summaries = summarise(result.rows, names, {m.name: m.scores for m in metrics})
+    thresholds = _thresholds(config, names)
+    gate = evaluate(summaries, thresholds, config.on_error, result.incomplete)
+    report = build_report(
+        config_path=str(options.config_path),
+        config_digest=config.digest,
+        judge=info,
+        datasets=[(name, len(samples)) for name, samples in work],
+        rows=result.rows,
+        gate=gate,
+        thresholds=thresholds,
+        usage_by_metric=result.usage_by_metric(),
+        seconds=result.seconds,
+        on_error=config.on_error,
+    )
+    markdown = render_markdown(report, baseline=baseline)
+    if options.output_json:
+        _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if options.output_md:
+        _write(options.output_md, markdown)
+    if gate.incomplete:
+        code = EXIT_ERROR
+    else:
+        code = EXIT_PASSED if gate.passed else EXIT_FAILED
+    return Outcome(report, markdown, code)
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")

@@ -1,0 +1,207 @@
+"""Every metric against a scripted judge: scores, per-unit details and edge cases."""
+
+import pytest
+
+from ground_gate.config.model import GroundednessConfig, SummaryAccuracyConfig
+from ground_gate.datasets import Sample
+from ground_gate.errors import JudgeError
+from ground_gate.judge.base import Completion, JudgeRequest, Usage
+from ground_gate.metrics import RowSession
+from ground_gate.metrics.base import chunk_document
+from ground_gate.metrics.faithfulness import Faithfulness
+from ground_gate.metrics.groundedness import Groundedness
+from ground_gate.metrics.rating import Rating
+from ground_gate.metrics.summary_accuracy import SummaryAccuracy, classify
+from tests.fakes import FakeJudge, json_reply, said, unit_of
+
+SOURCE = "The X200 weighs 1.2 kg. Its battery lasts 10 hours."
+
+
+def sample(response: str, question: str | None = None, source: str = SOURCE) -> Sample:
+    return Sample(id="r1", sources=(source,), response=response, question=question)
+
+
+async def score(metric, s: Sample, judge: FakeJudge):
+    session = RowSession(judge, metric.name, memo={})
+    plan = await metric.prepare(s, session)
+    return await metric.score(s, plan, session)
+
+
+def grader(request: JudgeRequest) -> Completion:
+    """Supported iff the unit mentions 1.2 kg or 10 hours; statements are the sentences."""
+    step = request.purpose.split(".")[1]
+    if step == "statements":
+        answer = unit_of(request, "answer")
+        if "sorry" in answer.lower():
+            return json_reply({"statements": []})
+        return json_reply({"statements": [s.strip() + "." for s in answer.split(". ") if s.strip()]})
+    if step == "evidence":
+        return Completion(text='"Its battery lasts 10 hours."', usage=Usage(calls=1))
+    for tag in ("sentence", "statement"):
+        if f"<{tag}>" in request.messages[-1].content:
+            good = any(fact in unit_of(request, tag) for fact in ("1.2 kg", "10 hours"))
+            if step == "rate":
+                return said("9" if good else "1", **({"9": 0.8, "8": 0.2} if good else {"1": 0.5, "0": 0.5}))
+            return said("Yes" if good else "No", **({"Yes": 0.9, "No": 0.1} if good else {"No": 0.7, "Yes": 0.3}))
+    raise AssertionError(request.purpose)
+
+
+async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported():
+    judge = FakeJudge(grader)
+    result = await score(Groundedness(), sample("It weighs 1.2 kg. It is waterproof."), judge)
+    assert result.status == "ok"
+    # 8.8/10 for the supported sentence; the unsupported "1" is split evenly between 1 and 10
+    assert [u.verdict for u in result.units] == ["supported", "unsupported"]
+    assert result.units[0].score == pytest.approx(0.88)
+    assert result.units[1].score == pytest.approx(0.275)
+    assert result.scores["groundedness"] == pytest.approx((0.88 + 0.275) / 2, abs=1e-4)
+    assert result.units[0].evidence is None
+    assert result.units[1].evidence == "Its battery lasts 10 hours."
+    assert judge.purposes().count("groundedness.evidence") == 1
+    assert result.usage.calls == 3
+
+
+async def test_groundedness__claim_unit_refusal_is_no_claims_not_zero():
+    judge = FakeJudge(grader)
+    metric = Groundedness(GroundednessConfig(unit="claim"))
+    result = await score(metric, sample("I'm sorry, I can't find that."), judge)
+    assert result.status == "no_claims"
+    assert result.scores == {}
+    assert judge.purposes() == ["groundedness.statements"]
+
+
+async def test_groundedness__empty_response_has_no_claims():
+    result = await score(Groundedness(), sample("   "), FakeJudge(grader))
+    assert result.status == "no_claims"
+
+
+async def test_groundedness__evidence_none_makes_no_extra_call():
+    judge = FakeJudge(grader)
+    metric = Groundedness(GroundednessConfig(evidence="none"))
+    await score(metric, sample("It is waterproof."), judge)
+    assert judge.purposes() == ["groundedness.rate"]
+
+
+async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
+    judge = FakeJudge(grader)
+    await score(Groundedness(), sample("It weighs 1.2 kg. It is waterproof."), judge)
+    for request in judge.requests:
+        assert request.messages[-1].content.startswith("<document>\n" + SOURCE)
+
+
+async def test_faithfulness__supported_over_total_with_probabilities_kept():
+    judge = FakeJudge(grader)
+    result = await score(Faithfulness(), sample("It weighs 1.2 kg. It is red. It is cheap", "Tell me"), judge)
+    assert result.scores == {"faithfulness": pytest.approx(1 / 3, abs=1e-4)}
+    assert [u.detail["p_supported"] for u in result.units] == [0.9, 0.3, 0.3]
+    assert "<question>\nTell me\n</question>" in judge.requests[0].messages[-1].content
+
+
+async def test_faithfulness__refusal_has_no_claims():
+    result = await score(Faithfulness(), sample("Sorry, I don't know."), FakeJudge(grader))
+    assert result.status == "no_claims"
+
+
+async def test_faithfulness__malformed_verdict_raises_judge_error():
+    def script(request: JudgeRequest) -> Completion:
+        if request.purpose.endswith("statements"):
+            return json_reply({"statements": ["It is red."]})
+        return Completion(text="I think so")
+
+    with pytest.raises(JudgeError):
+        await score(Faithfulness(), sample("It is red."), FakeJudge(script))
+
+
+async def test_rating__expected_value_normalised():
+    judge = FakeJudge(lambda r: said("5", **{"5": 0.5, "4": 0.5}))
+    result = await score(Rating(), sample("It weighs 1.2 kg."), judge)
+    assert result.scores == {"rating": 0.875}
+    assert result.units[0].detail["rating_1_5"] == 4.5
+
+
+def athina(document_answers: dict[str, str], summary_answer: str = "Yes", questions=None):
+    questions = questions if questions is not None else list(document_answers)
+
+    def script(request: JudgeRequest) -> Completion:
+        step = request.purpose.split(".")[1]
+        if step == "questions":
+            return json_reply({"questions": questions})
+        if step == "answer_summary":
+            return said(summary_answer, **{summary_answer: 0.9, "No" if summary_answer == "Yes" else "Yes": 0.1})
+        answer = document_answers[unit_of(request, "question")]
+        return said(answer, **{answer: 0.8, "Yes" if answer != "Yes" else "No": 0.2})
+
+    return FakeJudge(script)
+
+
+async def test_summary_accuracy__agreement_hallucination_contradiction():
+    judge = athina({"Q1?": "Yes", "Q2?": "Unknown", "Q3?": "No"})
+    result = await score(SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge)
+    third = pytest.approx(1 / 3, abs=1e-4)
+    assert result.scores == {"agreement": third, "hallucination": third, "contradiction": third}
+    assert [u.verdict for u in result.units] == ["agree", "hallucinated", "contradicted"]
+    assert result.units[2].detail["summary"] == "yes"
+    assert result.units[2].detail["document"] == "no"
+
+
+async def test_summary_accuracy__divides_by_questions_actually_generated():
+    judge = athina({"Q1?": "Yes", "Q2?": "Unknown"})
+    result = await score(SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge)
+    assert result.scores["hallucination"] == 0.5
+
+
+async def test_summary_accuracy__all_unknown_agrees():
+    judge = athina({"Q1?": "Unknown", "Q2?": "Unknown"}, summary_answer="Unknown")
+    result = await score(SummaryAccuracy(), sample("A summary."), judge)
+    assert result.scores == {"agreement": 1.0, "hallucination": 0.0, "contradiction": 0.0}
+
+
+async def test_summary_accuracy__extra_and_duplicate_questions_trimmed_to_n():
+    judge = athina({"Q1?": "Yes", "Q2?": "Yes", "Q3?": "Yes"}, questions=["Q1?", "Q1?", "Q2?", "Q3?"])
+    result = await score(SummaryAccuracy(SummaryAccuracyConfig(n_questions=2)), sample("A summary."), judge)
+    assert [u.text for u in result.units] == ["Q1?", "Q2?"]
+
+
+async def test_summary_accuracy__no_questions_is_no_claims():
+    result = await score(SummaryAccuracy(), sample("Hello!"), athina({}))
+    assert result.status == "no_claims"
+
+
+async def test_summary_accuracy__questions_come_from_the_summary_only():
+    judge = athina({"Q1?": "Yes"})
+    await score(SummaryAccuracy(), sample("A summary."), judge)
+    assert SOURCE not in judge.requests[0].messages[-1].content
+
+
+def test_classify__summary_unknown_document_definite_is_not_in_summary():
+    assert classify("unknown", "yes") == "not in summary"
+
+
+def test_chunk_document__fits_budget_and_keeps_every_sentence():
+    text = " ".join(f"Sentence number {i} is here." for i in range(400))
+    chunks = chunk_document(text, context_tokens=1000)
+    assert len(chunks) > 1
+    assert all(len(c) <= (1000 - 600) * 3 for c in chunks)
+    assert " ".join(chunks) == text
+
+
+def test_chunk_document__unlimited_context_is_one_chunk():
+    assert chunk_document("x" * 100_000, None) == ["x" * 100_000]
+
+
+async def test_groundedness__long_document_takes_best_chunk():
+    document = " ".join(f"Filler sentence {i} says nothing." for i in range(300))
+    document += " The battery lasts 10 hours."
+
+    def script(request: JudgeRequest) -> Completion:
+        content = request.messages[-1].content
+        if "10 hours." in content.split("</document>")[0]:
+            return said("10", **{"1": 1.0})
+        return said("0", **{"0": 1.0})
+
+    judge = FakeJudge(script, context_tokens=1200)
+    metric = Groundedness(GroundednessConfig(evidence="none"))
+    result = await score(metric, sample("The battery lasts 10 hours.", source=document), judge)
+    assert len(judge.requests) > 1
+    assert result.units[0].detail["chunk"] == len(judge.requests) - 1
+    assert result.units[0].score == pytest.approx(0.55)
