@@ -62,7 +62,9 @@ def read_pr_number_file(path: Path) -> int:
         raise ConfigError(f"{path}: cannot read the pull request number: {exc}") from exc
     number = _positive_int(int(text)) if text.isdigit() and len(text) <= 10 else None
     if number is None:
-        raise ConfigError(f"{path}: expected a pull request number (digits only), got {text!r}")
+        raise ConfigError(
+            f"{path}: expected a pull request number (digits only), got {text[:40]!r}"
+        )
     return number
 
 

@@ -1,0 +1,188 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ground_gate.config.model import JudgeConfig
+from ground_gate.errors import ConfigError
+from ground_gate.settings import Settings, override_judge
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
+
+
+def runner_env(workspace: Path, **inputs: str) -> dict[str, str]:
+    """What the runner gives a Docker action, with action.yml's defaults applied."""
+    env = {
+        "GITHUB_REPOSITORY": "octo-org/octo-repo",
+        "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_EVENT_PATH": str(FIXTURES / "pull_request.json"),
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_RUN_ID": "9100000001",
+        "GITHUB_API_URL": "https://api.github.com",
+        "GITHUB_SERVER_URL": "https://github.com",
+        "INPUT_CONFIG": "ground-gate.yml",
+        "INPUT_COMMENT": "auto",
+        "INPUT_COMMENT-ID": "default",
+        "INPUT_FAIL-ON-THRESHOLD": "true",
+        "INPUT_WORKING-DIRECTORY": ".",
+        "INPUT_GITHUB-TOKEN": "ghs_secret_token_value",
+        "INPUT_OPENAI-API-KEY": "",
+        "INPUT_OPENAI-BASE-URL": "",
+        "INPUT_AZURE-ENDPOINT": "",
+        "INPUT_AZURE-API-VERSION": "",
+        "INPUT_BASELINE": "",
+    }
+    env.update({f"INPUT_{k.upper().replace('_', '-')}": v for k, v in inputs.items()})
+    return env
+
+
+def test_settings__defaults_from_a_pull_request_run(tmp_path: Path) -> None:
+    settings = Settings.from_env(runner_env(tmp_path))
+    assert settings.config == tmp_path / "ground-gate.yml"
+    assert settings.working_directory == tmp_path / "."
+    assert settings.comment == "auto"
+    assert settings.comment_id == "default"
+    assert settings.baseline is None
+    assert settings.fail_on_threshold is True
+    assert settings.github_token == "ghs_secret_token_value"
+    assert settings.openai_api_key is None
+    assert settings.repository == "octo-org/octo-repo"
+    assert settings.owner_and_repo == ("octo-org", "octo-repo")
+    assert settings.api_url == "https://api.github.com"
+    assert settings.run_url == "https://github.com/octo-org/octo-repo/actions/runs/9100000001"
+    assert settings.publish_only is False
+    assert settings.output_path is None and settings.step_summary_path is None
+
+
+def test_settings__inputs_keep_their_hyphens(tmp_path: Path) -> None:
+    (tmp_path / "evals").mkdir()
+    settings = Settings.from_env(
+        runner_env(
+            tmp_path,
+            working_directory="evals",
+            config="gate.yml",
+            baseline="main-report.json",
+            fail_on_threshold="False",
+            comment="never",
+            comment_id="support-bot.v2",
+            openai_api_key="sk-live-123",
+            openai_base_url="https://llm.example.com/v1/",
+            azure_api_version="2024-10-21",
+        )
+    )
+    assert settings.working_directory == tmp_path / "evals"
+    assert settings.config == tmp_path / "evals" / "gate.yml"
+    assert settings.baseline == tmp_path / "evals" / "main-report.json"
+    assert settings.fail_on_threshold is False
+    assert settings.comment == "never"
+    assert settings.comment_id == "support-bot.v2"
+    assert settings.openai_api_key == "sk-live-123"
+    assert settings.openai_base_url == "https://llm.example.com/v1"
+    assert settings.azure_api_version == "2024-10-21"
+
+
+def test_settings__repr_hides_secrets(tmp_path: Path) -> None:
+    settings = Settings.from_env(runner_env(tmp_path, openai_api_key="sk-live-123"))
+    text = repr(settings)
+    assert "sk-live-123" not in text
+    assert "ghs_secret_token_value" not in text
+    assert "openai_api_key" not in text and "github_token" not in text
+    assert "comment_id='default'" in text
+
+
+def test_settings__every_problem_reported_at_once(tmp_path: Path) -> None:
+    env = runner_env(
+        tmp_path,
+        comment="sometimes",
+        comment_id="bad id -->",
+        fail_on_threshold="yes",
+        working_directory="missing-dir",
+        openai_base_url="ftp://llm",
+        github_token="ghs_line1\nline2",
+    )
+    del env["GITHUB_REPOSITORY"]
+    env["GITHUB_EVENT_NAME"] = ""
+    env["GITHUB_EVENT_PATH"] = str(tmp_path / "event.json")
+    env["GITHUB_RUN_ID"] = "abc"
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(env)
+    assert str(caught.value) == (
+        "the action's environment is incomplete or invalid:\n"
+        "  - INPUT_WORKING-DIRECTORY: expected a directory relative to the workspace, "
+        "got 'missing-dir'\n"
+        "  - INPUT_COMMENT: expected one of auto, always, never, got 'sometimes'\n"
+        "  - INPUT_COMMENT-ID: expected letters, digits, '.', '_' or '-' (at most 64, starting "
+        "with a letter or digit), got 'bad id -->'\n"
+        "  - INPUT_FAIL-ON-THRESHOLD: expected true or false, got 'yes'\n"
+        "  - INPUT_OPENAI-BASE-URL: expected an http(s) URL, got 'ftp://llm'\n"
+        "  - INPUT_GITHUB-TOKEN: expected a single line (the value contains a line break)\n"
+        "  - GITHUB_REPOSITORY: missing (the runner sets it; are you running outside GitHub "
+        "Actions?)\n"
+        "  - GITHUB_EVENT_NAME: missing (the runner sets it; are you running outside GitHub "
+        "Actions?)\n"
+        f"  - GITHUB_EVENT_PATH: expected the event payload file, "
+        f"{str(tmp_path / 'event.json')!r} does not exist\n"
+        "  - GITHUB_RUN_ID: expected digits, got 'abc'"
+    )
+    assert "ghs_line1" not in str(caught.value)
+
+
+def test_settings__empty_inputs_take_the_documented_defaults(tmp_path: Path) -> None:
+    env = {k: ("" if k.startswith("INPUT_") else v) for k, v in runner_env(tmp_path).items()}
+    env.pop("GITHUB_API_URL")
+    settings = Settings.from_env(env)
+    assert settings.config == tmp_path / "ground-gate.yml"
+    assert (settings.comment, settings.comment_id) == ("auto", "default")
+    assert settings.fail_on_threshold is True
+    assert settings.github_token is None
+    assert settings.api_url == "https://api.github.com"
+
+
+def test_settings__workflow_run_publishes_only(tmp_path: Path) -> None:
+    env = runner_env(tmp_path)
+    env["GITHUB_EVENT_NAME"] = "workflow_run"
+    env["GITHUB_EVENT_PATH"] = str(FIXTURES / "workflow_run_fork.json")
+    assert Settings.from_env(env).publish_only is True
+
+
+def test_override_judge__openai_key_and_base_url(tmp_path: Path) -> None:
+    settings = Settings.from_env(
+        runner_env(
+            tmp_path, openai_api_key="sk-live-123", openai_base_url="https://llm.example.com/v1"
+        )
+    )
+    override = override_judge(settings, JudgeConfig(provider="local", api_key_env=None))
+    assert override.judge.provider == "openai"
+    assert override.judge.base_url == "https://llm.example.com/v1"
+    assert override.judge.api_key_env == "OPENAI_API_KEY"
+    assert override.env == {"OPENAI_API_KEY": "sk-live-123"}
+    assert "sk-live-123" not in repr(override)
+
+
+def test_override_judge__azure_uses_the_configured_key_variable(tmp_path: Path) -> None:
+    settings = Settings.from_env(
+        runner_env(
+            tmp_path,
+            openai_api_key="azure-key",
+            azure_endpoint="https://my-resource.openai.azure.com",
+            azure_api_version="2024-10-21",
+        )
+    )
+    judge = JudgeConfig(provider="openai", model="gpt-4o-mini", api_key_env="AZURE_OPENAI_KEY")
+    override = override_judge(settings, judge)
+    assert override.judge == JudgeConfig(
+        provider="azure",
+        model="gpt-4o-mini",
+        base_url="https://my-resource.openai.azure.com",
+        api_key_env="AZURE_OPENAI_KEY",
+        api_version="2024-10-21",
+    )
+    assert override.env == {"AZURE_OPENAI_KEY": "azure-key"}
+
+
+def test_override_judge__no_inputs_no_change(tmp_path: Path) -> None:
+    judge = JudgeConfig(provider="local", model="qwen2.5-coder-0.5b")
+    override = override_judge(Settings.from_env(runner_env(tmp_path)), judge)
+    assert override.judge == judge
+    assert override.env == {}
