@@ -157,6 +157,9 @@ def _explain(error: ValidationError, document: Document) -> list[_Problem]:
     elif kind in _BOUNDS:
         number = "an integer" if "integer" in schema.get("type", ()) else "a number"
         text = f"expected {number} {_BOUNDS[kind]} {expected}, got {got}"
+        hidden = path in document.from_env
+        if path[-1:] in (("min",), ("max",)) and 2 <= instance <= 100 and not hidden:
+            text += f" (scores run from 0 to 1: {instance / 100:g} means {instance:g}%)"
     elif "errorMessage" in schema:
         text = schema["errorMessage"]
     elif kind == "minLength":
@@ -230,7 +233,9 @@ def _meaning_problems(document: Document) -> list[_Problem]:
             if metric not in enabled:
                 text = f"metric '{metric}' is not enabled under metrics"
                 if metric != score:
-                    text = f"score '{score}' comes from metric '{metric}', which is not enabled"
+                    text = (
+                        f"score '{score}' comes from metric '{metric}', not enabled under metrics"
+                    )
                 problems.append(_Problem(document.line_of(path), path, text))
             if "min" in bounds and "max" in bounds and bounds["min"] > bounds["max"]:
                 text = f"min {bounds['min']} is above max {bounds['max']}"

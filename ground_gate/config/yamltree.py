@@ -90,7 +90,13 @@ def _syntax_message(exc: yaml.MarkedYAMLError, file: str, text: str) -> str:
     where = f"{file}:{mark.line + 1}:{mark.column + 1}" if mark else file
     problem = exc.problem or "unreadable"
     if exc.context:
-        problem += f" ({exc.context})"
+        start = exc.context_mark
+        if start and mark and start.line != mark.line:
+            problem += f" ({exc.context} at line {start.line + 1}, column {start.column + 1})"
+        else:
+            problem += f" ({exc.context})"
+    if "<block" in problem:
+        problem += "; check the indentation"
     lines = text.splitlines()
     if mark and mark.line < len(lines) and "${" in lines[mark.line] and "flow" in problem:
         # `{name: d, path: ${DIR}/x}`: YAML reads the braces of ${...} as flow syntax.

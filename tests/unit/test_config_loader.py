@@ -605,7 +605,7 @@ def test_load_config__threshold_on_a_metric_that_is_not_enabled(in_tmp: Path) ->
     )
     assert message == (
         "config.yml:7: datasets[0].thresholds.hallucination: score 'hallucination' comes from "
-        "metric 'summary_accuracy', which is not enabled\n"
+        "metric 'summary_accuracy', not enabled under metrics\n"
         "config.yml:10: thresholds.rating: metric 'rating' is not enabled under metrics"
     )
 
@@ -617,7 +617,23 @@ def test_load_config__yaml_syntax_error_has_line_and_column(in_tmp: Path) -> Non
     message = error_of("version: 1\njudge:\n  provider: openai\n model: x\n")
     assert message == (
         "config.yml:4:2: invalid YAML: expected <block end>, but found '<block mapping start>' "
-        "(while parsing a block mapping)"
+        "(while parsing a block mapping at line 1, column 1); check the indentation"
+    )
+
+
+def test_load_config__unclosed_quote_says_where_it_opened(in_tmp: Path) -> None:
+    message = error_of('version: 1\njudge:\n  provider: "openai\n')
+    assert message == (
+        "config.yml:4:1: invalid YAML: found unexpected end of stream "
+        "(while scanning a quoted scalar at line 3, column 13)"
+    )
+
+
+def test_load_config__percent_written_as_a_threshold_gets_a_hint(in_tmp: Path) -> None:
+    message = error_of(MINIMAL + "thresholds: {groundedness: {min: 80}}\n")
+    assert message == (
+        "config.yml:6: thresholds.groundedness.min: expected a number <= 1, got 80 "
+        "(scores run from 0 to 1: 0.8 means 80%)"
     )
 
 
