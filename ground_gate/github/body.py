@@ -2,7 +2,8 @@
 
 GitHub rejects an issue comment over 65,536 characters and a step summary over 1 MiB. The
 report is a table, then per-row details inside `<details>` blocks, then usage. We trim the
-details first (from the end of each block, so the worst rows listed first survive), then,
+details first: the biggest block first (the per-row details, not the few lines of usage),
+each from its end, so the worst rows listed first survive; then,
 only if that is not enough, the tail of the whole text, and add a note saying where the
 full report is. Text is cut on line boundaries and an open code fence is closed, so the
 trimmed part can never swallow the note or what follows it.
@@ -49,7 +50,9 @@ def fit_body(text: str, limit: int, *, note: str, measure: Measure = len) -> str
     sizes = [measure(line) for line in lines]
     keep = [True] * len(lines)
     total = sum(sizes)
-    for block in reversed(_details_blocks(lines)):
+    blocks = _details_blocks(lines)
+    blocks.sort(key=lambda b: sum(sizes[b.first : b.last]), reverse=True)
+    for block in blocks:
         for i in range(block.last - 1, block.first - 1, -1):
             if total <= target:
                 break

@@ -55,7 +55,7 @@ def test_fit_body__details_emptied_before_the_tail_is_cut() -> None:
     assert fitted == trimmed([]) + "\n" + NOTE + "\n"
 
 
-def test_fit_body__several_details_blocks_trim_the_last_first() -> None:
+def test_fit_body__several_details_blocks_biggest_first() -> None:
     a1, a2, b1, b2, b3 = (f"| {name} | {'x' * 60} |\n" for name in ("a1", "a2", "b1", "b2", "b3"))
     first = f"<details><summary>A</summary>\n\n{a1}{a2}</details>\n"
     second = f"<details>\n<summary>B</summary>\n{b1}{b2}{b3}</details>\n"
@@ -67,6 +67,9 @@ def test_fit_body__several_details_blocks_trim_the_last_first() -> None:
     second_empty = "<details>\n<summary>B</summary>\n</details>\n"
     fitted = fit_body(text, room_for(TABLE + first_kept + second_empty), note=NOTE)
     assert fitted == TABLE + first_kept + second_empty + "\n" + NOTE + "\n"
+    usage = "<details><summary>Usage</summary>\n\n12 calls\n\n</details>\n"
+    fitted = fit_body(second + usage, room_for(second_kept + usage), note=NOTE)
+    assert fitted == second_kept + usage + "\n" + NOTE + "\n"
 
 
 def test_fit_body__closes_a_code_fence_cut_in_half() -> None:

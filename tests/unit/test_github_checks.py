@@ -28,7 +28,7 @@ def score(
     }
 
 
-REPORT = {
+REPORT: dict[str, Any] = {
     "schema_version": 1,
     "status": "failed",
     "passed": False,
