@@ -285,9 +285,16 @@ class FakeGitHub:
         operation = _operation(openapi_path, method)
         body = json.loads(raw_body) if raw_body else None
         self.requests.append(Request(name, method, parts.path, query, body, headers))
+        found = len(self.violations)
         self._check_request(name, operation, match.groupdict(), query, headers, body)
         if headers.get("authorization") != f"Bearer {self.token}":
             return 401, {}, {"message": "Bad credentials"}
+        if len(self.violations) > found and method != "GET":
+            invalid = {
+                "message": "Invalid request.",
+                "documentation_url": "https://docs.github.com/rest",
+            }
+            return 422, {}, invalid
         scripted = self._take_script(name)
         if scripted is not None and scripted.status >= 0:
             if scripted.status == 0:

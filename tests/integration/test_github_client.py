@@ -111,3 +111,47 @@ def test_client__pull_request_head(fake: FakeGitHub) -> None:
     pull = GitHubClient(fake.url, fake.token).get_pull_request(REPO, 18)
     assert pull["number"] == 18
     assert pull["head"]["sha"] == "6dcb09b5b57875f334f61aebed695e2e4193db5e"
+
+
+def test_fake_github__flags_requests_the_real_api_would_reject() -> None:
+    """The OpenAPI check itself can fail: a misspelt field and an unknown route are caught."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    with FakeGitHub() as fake:
+        headers = {
+            "Authorization": f"Bearer {fake.token}",
+            "Accept": "application/vnd.github+json",
+            "X-GitHub-Api-Version": "2022-11-28",
+            "Content-Type": "application/json",
+        }
+        bad = urllib.request.Request(
+            f"{fake.url}/repos/{REPO}/issues/17/comments?per_page=many",
+            data=json.dumps({"bdy": "x"}).encode(),
+            headers=headers,
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError):  # KeyError in the fake -> no 201
+            urllib.request.urlopen(bad, timeout=5).close()
+        unknown = urllib.request.Request(f"{fake.url}/repos/{REPO}/labels", headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(unknown, timeout=5).close()
+        caught.value.close()
+    assert fake.violations == [
+        "create-comment: undocumented query parameter 'per_page'",
+        "create-comment: request body: 'body' is a required property at []",
+        "create-comment: request body: Additional properties are not allowed ('bdy' was "
+        "unexpected) at []",
+        f"no GitHub operation for GET /repos/{REPO}/labels",
+    ]
+
+
+def test_fake_github__its_own_responses_are_checked() -> None:
+    with FakeGitHub() as fake:
+        comment = fake.add_comment(17, "hi", "someone")
+        del comment["node_id"]  # a shape the real API never returns
+        list(GitHubClient(fake.url, fake.token).list_issue_comments(REPO, 17))
+    assert fake.violations == [
+        "list-comments: response 200: 'node_id' is a required property at [0]"
+    ]
