@@ -1,0 +1,513 @@
+"""OpenAIJudge through the real openai SDK and real HTTP against the scripted fake server."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import socket
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ground_gate.errors import JudgeError, JudgeUnavailableError
+from ground_gate.judge.base import ChatMessage, JudgeRequest, Usage
+from ground_gate.judge.cache import JudgeCache
+from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
+from tests.integration.fake_openai import (
+    FakeOpenAI,
+    Reply,
+    completion,
+    error,
+    malformed_json,
+    rate_limited,
+    rejects_json_schema,
+    slow,
+    truncated,
+)
+
+API_KEY = "sk-test-0123456789abcdef"
+VERDICT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"verdict": {"type": "integer", "enum": [0, 1]}, "evidence": {"type": "string"}},
+    "required": ["verdict"],
+}
+
+
+def ask(text: str = "Is the sky blue?", **kwargs: Any) -> JudgeRequest:
+    messages = (ChatMessage("system", "Source: the sky is blue."), ChatMessage("user", text))
+    return JudgeRequest(messages=messages, purpose=kwargs.pop("purpose", "test"), **kwargs)
+
+
+class RecordedSleep:
+    """Stands in for asyncio.sleep: remembers each wait, waits for nothing."""
+
+    def __init__(self) -> None:
+        self.calls: list[float] = []
+
+    async def __call__(self, seconds: float) -> None:
+        self.calls.append(seconds)
+        await asyncio.sleep(0)
+
+
+JudgeFactory = Callable[..., OpenAIJudge]
+
+
+@pytest.fixture
+def server() -> Iterator[FakeOpenAI]:
+    with FakeOpenAI() as fake:
+        yield fake
+
+
+@pytest.fixture
+def sleep() -> RecordedSleep:
+    return RecordedSleep()
+
+
+@pytest.fixture
+async def make_judge(sleep: RecordedSleep) -> AsyncIterator[JudgeFactory]:
+    judges: list[OpenAIJudge] = []
+
+    def make(url: str, **overrides: Any) -> OpenAIJudge:
+        timeout_s = overrides.pop("timeout_s", 5.0)
+        options: dict[str, Any] = {
+            "model": "fake-model",
+            "max_concurrency": 4,
+            "max_retries": 3,
+            "timeout_s": timeout_s,
+            "cache": None,
+            "sleep": sleep,
+            "rand": lambda: 0.5,
+        }
+        options.update(overrides)
+        judge = OpenAIJudge(build_openai_client(API_KEY, url, timeout_s), **options)
+        judges.append(judge)
+        return judge
+
+    yield make
+    for judge in judges:
+        await judge.aclose()
+
+
+async def test_openai_judge__sends_an_openai_shaped_request(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(completion("Yes", prompt_tokens=30, completion_tokens=1, cached_tokens=16))
+    judge = make_judge(server.url, temperature=0.0)
+    result = await judge.complete(ask(max_tokens=1))
+    assert result.text == "Yes"
+    assert result.top_logprobs == ()
+    assert result.data is None
+    assert result.cached is False
+    assert result.usage.calls == 1
+    assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (30, 1)
+    assert result.usage.cached_tokens == 16
+    assert result.usage.seconds > 0
+    [request] = server.requests
+    assert request.path == "/v1/chat/completions"
+    assert request.headers["authorization"] == f"Bearer {API_KEY}"
+    assert request.body == {
+        "model": "fake-model",
+        "messages": [
+            {"role": "system", "content": "Source: the sky is blue."},
+            {"role": "user", "content": "Is the sky blue?"},
+        ],
+        "temperature": 0.0,
+        "max_tokens": 1,
+    }
+
+
+async def test_openai_judge__reads_top_logprobs_per_token(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(
+        completion("Yes.", logprobs=[{"Yes": -0.05, "No": -3.2, "yes": -4.0}, {".": -0.01}])
+    )
+    judge = make_judge(server.url)
+    result = await judge.complete(ask(max_tokens=2, logprobs=True))
+    assert result.top_logprobs == ({"Yes": -0.05, "No": -3.2, "yes": -4.0}, {".": -0.01})
+    assert server.requests[0].body["logprobs"] is True
+    assert server.requests[0].body["top_logprobs"] == 20
+
+
+async def test_openai_judge__no_logprobs_from_the_server_gives_an_empty_tuple(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(completion("Yes", cached_tokens=None))
+    judge = make_judge(server.url)
+    result = await judge.complete(ask(logprobs=True))
+    assert result.top_logprobs == ()
+    assert result.usage.cached_tokens == 0
+
+
+async def test_openai_judge__honours_retry_after_on_429(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.push(rate_limited("2"), rate_limited(retry_after_ms="1500"), completion("Yes"))
+    judge = make_judge(server.url)
+    result = await judge.complete(ask())
+    assert result.text == "Yes"
+    assert sleep.calls == [2.0, 1.5]
+    assert (result.usage.calls, result.usage.retries) == (1, 2)
+    assert server.request_count == 3
+
+
+async def test_openai_judge__retries_server_errors_with_jittered_backoff(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.push(error(500, "boom"), error(502, "bad gateway"), error(503, "busy"), completion("No"))
+    judge = make_judge(server.url, max_retries=3)
+    result = await judge.complete(ask())
+    assert result.text == "No"
+    assert sleep.calls == [0.25, 0.5, 1.0]  # rand 0.5 times 0.5, 1, 2
+    assert result.usage.retries == 3
+
+
+async def test_openai_judge__retries_after_a_timeout(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.push(slow(completion("late"), 3.0), completion("Yes"))
+    judge = make_judge(server.url, timeout_s=0.3)
+    started = time.monotonic()
+    result = await judge.complete(ask())
+    assert result.text == "Yes"
+    assert time.monotonic() - started < 2.5
+    assert len(sleep.calls) == 1
+    assert result.usage.retries == 1
+
+
+async def test_openai_judge__exhausted_retries_make_the_judge_unavailable(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.set_handler(lambda body: error(500, "model crashed"))
+    judge = make_judge(server.url, max_retries=2)
+    with pytest.raises(JudgeUnavailableError) as caught:
+        await judge.complete(ask(purpose="groundedness"))
+    assert str(caught.value) == (
+        "the judge at 127.0.0.1 is unavailable: HTTP 500: model crashed (after 3 attempts)"
+    )
+    assert server.request_count == 3
+    assert judge.usage_by_purpose()["groundedness"].retries == 2
+    # Every later call fails at once, without asking the server again.
+    with pytest.raises(JudgeUnavailableError):
+        await judge.complete(ask("another"))
+    assert server.request_count == 3
+    assert len(sleep.calls) == 2
+
+
+async def test_openai_judge__exhausted_rate_limit_names_the_status(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.set_handler(lambda body: rate_limited("1"))
+    judge = make_judge(server.url, max_retries=1)
+    with pytest.raises(JudgeUnavailableError) as caught:
+        await judge.complete(ask())
+    assert str(caught.value) == (
+        "the judge at 127.0.0.1 is unavailable: HTTP 429: Rate limit reached (after 2 attempts)"
+    )
+    assert sleep.calls == [1.0]
+
+
+def closed_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+async def test_openai_judge__an_endpoint_that_is_down_fails_quickly(
+    make_judge: JudgeFactory,
+) -> None:
+    # Real waits: 20 queued rows against a closed port must not take 20 rows' worth of backoff.
+    judge = make_judge(
+        f"http://127.0.0.1:{closed_port()}/v1",
+        max_retries=2,
+        max_concurrency=2,
+        sleep=asyncio.sleep,
+        rand=random.random,
+    )
+    started = time.monotonic()
+    results = await asyncio.gather(
+        *(judge.complete(ask(f"question {i}")) for i in range(20)), return_exceptions=True
+    )
+    assert time.monotonic() - started < 3.0
+    assert [type(r) for r in results] == [JudgeUnavailableError] * 20
+    assert {str(r) for r in results} == {
+        "the judge at 127.0.0.1 is unavailable: connection failed (ConnectError) (after 3 attempts)"
+    }
+    started = time.monotonic()
+    with pytest.raises(JudgeUnavailableError):
+        await judge.complete(ask("later"))
+    assert time.monotonic() - started < 0.05
+
+
+async def test_openai_judge__rejected_key_is_not_retried_and_not_shown(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(
+        error(401, f"Incorrect API key provided: {API_KEY}.", error_type="invalid_request_error")
+    )
+    judge = make_judge(server.url)
+    with pytest.raises(JudgeUnavailableError) as caught:
+        await judge.complete(ask())
+    assert str(caught.value) == (
+        "the judge rejected the API key (HTTP 401) at 127.0.0.1: check the key and its "
+        "access to model 'fake-model'"
+    )
+    assert server.request_count == 1
+    assert API_KEY not in repr(judge)
+
+
+async def test_openai_judge__a_bad_request_is_a_judge_error_without_retry(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.push(
+        error(
+            400,
+            f"This model's maximum context length is 8192 tokens (key {API_KEY})",
+            error_type="invalid_request_error",
+        )
+    )
+    judge = make_judge(server.url)
+    with pytest.raises(JudgeError) as caught:
+        await judge.complete(ask(purpose="faithfulness"))
+    assert not isinstance(caught.value, JudgeUnavailableError)
+    assert str(caught.value) == (
+        "the judge at 127.0.0.1 refused the request for faithfulness (HTTP 400): This "
+        "model's maximum context length is 8192 tokens (key ***)"
+    )
+    assert sleep.calls == []
+    # A bad request does not stop the judge: the next call goes out.
+    server.push(completion("Yes"))
+    assert (await judge.complete(ask("short"))).text == "Yes"
+
+
+async def test_openai_judge__unknown_model_makes_the_judge_unavailable(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(error(404, "The model `fake-model` does not exist", error_type="not_found"))
+    judge = make_judge(server.url)
+    with pytest.raises(JudgeUnavailableError) as caught:
+        await judge.complete(ask())
+    assert str(caught.value) == (
+        "the judge at 127.0.0.1 answered HTTP 404 for model 'fake-model': check "
+        "judge.base_url and judge.model (for Azure, the deployment name)"
+    )
+
+
+@pytest.mark.parametrize(
+    "broken",
+    [malformed_json(), truncated(completion("Yes"))],
+    ids=["malformed", "truncated"],
+)
+async def test_openai_judge__a_broken_body_is_retried(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep, broken: Reply
+) -> None:
+    server.push(broken, completion("Yes"))
+    judge = make_judge(server.url)
+    result = await judge.complete(ask())
+    assert result.text == "Yes"
+    assert result.usage.retries == 1
+    assert server.request_count == 2
+
+
+async def test_openai_judge__bodies_that_stay_malformed_are_a_judge_error(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.set_handler(lambda body: malformed_json())
+    judge = make_judge(server.url, max_retries=1)
+    with pytest.raises(JudgeError) as caught:
+        await judge.complete(ask(purpose="rating"))
+    assert not isinstance(caught.value, JudgeUnavailableError)
+    assert str(caught.value) == (
+        "the judge at 127.0.0.1 kept sending unusable responses for rating: malformed "
+        "response body (JSONDecodeError) (after 2 attempts)"
+    )
+
+
+async def test_openai_judge__a_body_without_choices_is_retried(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(Reply(body=b'{"id": "x", "object": "chat.completion", "choices": []}'))
+    server.push(completion("Yes"))
+    judge = make_judge(server.url)
+    assert (await judge.complete(ask())).text == "Yes"
+
+
+async def test_openai_judge__structured_output_uses_json_schema(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(completion('{"verdict": 1, "evidence": "the sky is blue"}'))
+    judge = make_judge(server.url)
+    result = await judge.complete(
+        ask(json_schema=VERDICT_SCHEMA, max_tokens=64, purpose="faithfulness")
+    )
+    assert result.data == {"verdict": 1, "evidence": "the sky is blue"}
+    assert server.requests[0].body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "faithfulness", "schema": VERDICT_SCHEMA, "strict": False},
+    }
+    assert judge.structured_format == "json_schema"
+
+
+async def test_openai_judge__falls_back_to_json_object_when_json_schema_is_rejected(
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+) -> None:
+    server.set_handler(rejects_json_schema(lambda body: completion('{"verdict": 0}')))
+    judge = make_judge(server.url)
+    first = await judge.complete(ask("one", json_schema=VERDICT_SCHEMA, max_tokens=32))
+    second = await judge.complete(ask("two", json_schema=VERDICT_SCHEMA, max_tokens=32))
+    assert (first.data, second.data) == ({"verdict": 0}, {"verdict": 0})
+    formats = [r.body["response_format"]["type"] for r in server.requests]
+    assert formats == ["json_schema", "json_object", "json_object"]
+    assert server.requests[1].body["response_format"] == {
+        "type": "json_object",
+        "schema": VERDICT_SCHEMA,
+    }
+    assert judge.structured_format == "json_object"
+    assert sleep.calls == []
+
+
+async def test_openai_judge__strict_json_schema_mode_reports_the_rejection(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.set_handler(rejects_json_schema(lambda body: completion('{"verdict": 0}')))
+    judge = make_judge(server.url, structured="json_schema")
+    with pytest.raises(JudgeError) as caught:
+        await judge.complete(ask(json_schema=VERDICT_SCHEMA, max_tokens=32))
+    assert str(caught.value) == (
+        "the judge at 127.0.0.1 does not accept response_format json_schema (HTTP 500); "
+        "use structured output 'auto' or 'json_object'"
+    )
+
+
+async def test_openai_judge__repairs_invalid_structured_output_once(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(
+        completion('Sure! {"verdict": "supported"}', prompt_tokens=50, completion_tokens=9),
+        completion('```json\n{"verdict": 1}\n```', prompt_tokens=80, completion_tokens=7),
+    )
+    judge = make_judge(server.url)
+    result = await judge.complete(ask(json_schema=VERDICT_SCHEMA, max_tokens=32, purpose="verdict"))
+    assert result.data == {"verdict": 1}
+    assert result.usage.calls == 2
+    assert result.usage.parse_failures == 1
+    assert (result.usage.prompt_tokens, result.usage.completion_tokens) == (130, 16)
+    repair = server.requests[1].body["messages"]
+    assert repair[:2] == server.requests[0].body["messages"]
+    assert repair[2] == {"role": "assistant", "content": 'Sure! {"verdict": "supported"}'}
+    assert repair[3]["role"] == "user"
+    assert repair[3]["content"].startswith(
+        "Your previous reply could not be used: the JSON does not match the schema at "
+        "verdict: 'supported' is not one of [0, 1]. Reply again with only a JSON value"
+    )
+
+
+async def test_openai_judge__output_still_invalid_after_repair_is_a_judge_error(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(completion("I think it is supported."), completion('{"verdict": 1, "evidence": "'))
+    judge = make_judge(server.url)
+    with pytest.raises(JudgeError) as caught:
+        await judge.complete(
+            ask("Is the sky green?", json_schema=VERDICT_SCHEMA, purpose="faithfulness")
+        )
+    message = str(caught.value)
+    assert message == (
+        "the judge's reply for faithfulness was not usable JSON after one repair attempt: the "
+        "reply holds no complete JSON value (it may have been cut off by max_tokens)"
+    )
+    assert "sky" not in message
+    usage = judge.usage_by_purpose()["faithfulness"]
+    assert (usage.calls, usage.parse_failures) == (2, 2)
+
+
+async def test_openai_judge__a_rerun_with_the_cache_makes_no_requests(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    server.push(
+        completion("Yes", logprobs=[{"Yes": -0.1, "No": -2.5}]),
+        completion('{"verdict": 1}'),
+    )
+    requests = [ask(logprobs=True), ask("structured", json_schema=VERDICT_SCHEMA, max_tokens=16)]
+    first_judge = make_judge(server.url, cache=JudgeCache(tmp_path))
+    first = [await first_judge.complete(r) for r in requests]
+    assert server.request_count == 2
+
+    second_judge = make_judge(server.url, cache=JudgeCache(tmp_path))
+    second = [await second_judge.complete(r) for r in requests]
+    assert server.request_count == 2
+    assert [c.cached for c in second] == [True, True]
+    assert [(c.text, c.top_logprobs, c.data) for c in second] == [
+        (c.text, c.top_logprobs, c.data) for c in first
+    ]
+    assert second[0].usage == Usage(cache_hits=1)
+    assert second_judge.usage_by_purpose()["test"] == Usage(cache_hits=2)
+
+
+async def test_openai_judge__changed_inputs_miss_the_cache(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    server.set_handler(lambda body: completion("Yes"))
+    judge = make_judge(server.url, cache=JudgeCache(tmp_path))
+    await judge.complete(ask("a"))
+    await judge.complete(ask("b"))
+    await judge.complete(ask("a", max_tokens=2))
+    await judge.complete(ask("a"))
+    assert server.request_count == 3
+    other_prompt = make_judge(server.url, cache=JudgeCache(tmp_path), prompt_version="2")
+    await other_prompt.complete(ask("a"))
+    assert server.request_count == 4
+
+
+async def test_openai_judge__a_corrupted_cache_entry_is_ignored_and_rewritten(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    cache = JudgeCache(tmp_path)
+    server.push(completion("Yes"), completion("Yes"))
+    judge = make_judge(server.url, cache=cache)
+    await judge.complete(ask())
+    [entry] = [p for p in tmp_path.rglob("*.json")]
+    entry.write_bytes(b'{"text": "Ye')
+    again = make_judge(server.url, cache=cache)
+    result = await again.complete(ask())
+    assert (result.text, result.cached) == ("Yes", False)
+    assert server.request_count == 2
+    assert cache.get(entry.stem) == {"text": "Yes", "top_logprobs": [], "data": None}
+
+
+async def test_openai_judge__a_cached_entry_that_breaks_the_schema_is_ignored(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    cache = JudgeCache(tmp_path)
+    server.push(completion('{"verdict": 1}'), completion('{"verdict": 0}'))
+    request = ask(json_schema=VERDICT_SCHEMA, max_tokens=16)
+    await make_judge(server.url, cache=cache).complete(request)
+    [entry] = [p for p in tmp_path.rglob("*.json")]
+    cache.put(entry.stem, {"text": "{}", "top_logprobs": [], "data": {}})
+    result = await make_judge(server.url, cache=cache).complete(request)
+    assert (result.data, result.cached) == ({"verdict": 0}, False)
+
+
+async def test_openai_judge__concurrency_bound_holds_at_the_server(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.set_handler(lambda body: slow(completion("Yes"), 0.15))
+    judge = make_judge(server.url, max_concurrency=3)
+    results = await asyncio.gather(*(judge.complete(ask(f"q{i}")) for i in range(10)))
+    assert [r.text for r in results] == ["Yes"] * 10
+    assert server.request_count == 10
+    assert server.max_in_flight == 3
+
+
+async def test_openai_judge__chat_completions_without_v1_prefix_work(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.push(completion("Yes"))
+    judge = make_judge(server.url.removesuffix("/v1"))
+    assert (await judge.complete(ask())).text == "Yes"
+    assert server.requests[0].path == "/chat/completions"
+    assert server.unscripted == 0
