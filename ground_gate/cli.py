@@ -63,12 +63,24 @@ def cli() -> None:
 
 @cli.command()
 @config_option
-@click.option("--output-json", type=click.Path(dir_okay=False, path_type=Path), help="Write the JSON report here.")
-@click.option("--output-md", type=click.Path(dir_okay=False, path_type=Path), help="Write the markdown report here.")
+@click.option(
+    "--output-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the JSON report here.",
+)
+@click.option(
+    "--output-md",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the markdown report here.",
+)
 @click.option("--dataset", "datasets", multiple=True, help="Only this dataset (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most N rows per dataset.")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the judge cache.")
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), help="An earlier JSON report to compare with.")
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="An earlier JSON report to compare with.",
+)
 @click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
 @user_errors
 def run(

@@ -43,9 +43,9 @@ def meets(value: float, threshold: Threshold) -> bool:
 def describe(threshold: Threshold) -> str:
     parts = []
     if threshold.min is not None:
-        parts.append(f">= {threshold.min:g}")
+        parts.append(f"\u2265 {threshold.min:g}")
     if threshold.max is not None:
-        parts.append(f"<= {threshold.max:g}")
+        parts.append(f"\u2264 {threshold.max:g}")
     return " and ".join(parts)
 
 

@@ -55,12 +55,15 @@ class Outcome:
     exit_code: int
 
 
-def select_work(config: Config, names: Sequence[str], limit: int | None) -> list[tuple[str, list[Sample]]]:
+def select_work(
+    config: Config, names: Sequence[str], limit: int | None
+) -> list[tuple[str, list[Sample]]]:
     known = [d.name for d in config.datasets]
     unknown = [n for n in names if n not in known]
     if unknown:
         raise ConfigError(
-            f"--dataset {', '.join(unknown)}: not in {config.path}; datasets there: {', '.join(known)}"
+            f"--dataset {', '.join(unknown)}: not in {config.path}; "
+            f"datasets there: {', '.join(known)}"
         )
     work = []
     for dataset in config.datasets:
@@ -144,9 +147,13 @@ def open_judge(
         return
     key = _api_key(config, env)
     if config.provider == "azure":
-        if not config.base_url or not config.api_version:
-            raise ConfigError("judge: provider azure needs base_url (the endpoint) and api_version")
-        client = build_azure_client(key, config.base_url, config.api_version, config.timeout_s)
+        endpoint = config.base_url or env.get("AZURE_OPENAI_ENDPOINT")
+        if not endpoint:
+            raise ConfigError(
+                "judge.base_url: provider azure needs the endpoint, in judge.base_url or in "
+                "the environment variable AZURE_OPENAI_ENDPOINT"
+            )
+        client = build_azure_client(key, endpoint, config.api_version, config.timeout_s)
     else:
         client = build_openai_client(key, config.base_url, config.timeout_s)
     if config.base_url:
@@ -158,9 +165,7 @@ def _thresholds(config: Config, names: Sequence[str]) -> dict[str, dict[str, Thr
     return {d.name: config.thresholds_for(d) for d in config.datasets if d.name in names}
 
 
-def execute(
-    options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]
-) -> Outcome:
+def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
     config = load_config(options.config_path, env)
     if options.judge_overrides:
         config = replace(config, judge=replace(config.judge, **options.judge_overrides))
@@ -173,7 +178,14 @@ def execute(
         row_concurrency = 1 if config.judge.provider == "local" else config.judge.max_concurrency
         try:
             asyncio.run(
-                run(work, metrics, judge, row_concurrency=row_concurrency, result=result, progress=reporter)
+                run(
+                    work,
+                    metrics,
+                    judge,
+                    row_concurrency=row_concurrency,
+                    result=result,
+                    progress=reporter,
+                )
             )
         except KeyboardInterrupt:
             result.incomplete = "interrupted (Ctrl-C); the rows scored before are kept"
@@ -200,10 +212,7 @@ def execute(
         _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     if options.output_md:
         _write(options.output_md, markdown)
-    if gate.incomplete:
-        code = EXIT_ERROR
-    else:
-        code = EXIT_PASSED if gate.passed else EXIT_FAILED
+    code = EXIT_ERROR if gate.incomplete else (EXIT_PASSED if gate.passed else EXIT_FAILED)
     return Outcome(report, markdown, code)
 
 

@@ -49,7 +49,8 @@ class ProgressReporter:
         elif done == total or now - self.last_line >= PLAIN_EVERY_S:
             self.last_line = now
             eta = _eta(done, total, elapsed)
-            self.stream.write(f"ground-gate: {done}/{total} rows scored, {elapsed:.0f} s, ETA {eta}\n")
+            line = f"ground-gate: {done}/{total} rows scored, {elapsed:.0f} s, ETA {eta}\n"
+            self.stream.write(line)
             self.stream.flush()
 
     def close(self) -> None:

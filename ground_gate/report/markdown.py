@@ -16,7 +16,7 @@ from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
 from ground_gate.report.escape import cell
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
-UP, DOWN = "\u25b2", "\u25bc"
+UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
 BAD_VERDICTS = frozenset({"unsupported", "hallucinated", "contradicted"})
 DEFAULT_WORST_ROWS = 5
 
@@ -42,7 +42,7 @@ def _delta_text(score: str, now: float | None, before: float | None) -> str:
         return " \u00b10.00"
     better = (delta < 0) if score in LOWER_IS_BETTER else (delta > 0)
     arrow = UP if delta > 0 else DOWN
-    mark = "" if better else " " + WARN
+    mark = "" if better else " " + WORSE
     return f" {arrow} {delta:+.2f}{mark}"
 
 
@@ -106,7 +106,8 @@ def _reasons(report: Report) -> list[str]:
         lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
     for e in report["scores"]:
         if e["passed"] is False:
-            lines.append(f"- {FAIL} **{cell(e['dataset'], 60)}** {e['score']}: {cell(e['reason'])}")
+            # reasons are ground-gate's own words, not dataset text
+            lines.append(f"- {FAIL} **{cell(e['dataset'], 60)}** {e['score']}: {e['reason']}")
     return lines
 
 
@@ -147,7 +148,7 @@ def _scores_text(row: Mapping[str, Any]) -> str:
 
 def _worst_rows(report: Report, limit: int) -> list[str]:
     ranked = sorted(
-        (r for r in report["rows"] if r["failing"] or _row_score(r) < 1.0),
+        (r for r in report["rows"] if r["failing"] or _unit_lines(r)),
         key=lambda r: (not r["failing"], _row_score(r)),
     )[:limit]
     if not ranked:
@@ -179,8 +180,8 @@ def _baseline_changes(report: Report, baseline: Report) -> list[str]:
                 f"{cell(d, 40)}/{cell(i, 60)} ({s})" for d, i, s in sorted(items)[:20]
             )
             more = f" and {len(items) - 20} more" if len(items) > 20 else ""
-            out.append(f"**{title} since the baseline ({len(items)}):** {listed}{more}")
-    return out or ["No row changed verdict since the baseline."]
+            out += [f"**{title} since the baseline ({len(items)}):** {listed}{more}", ""]
+    return out[:-1] or ["No row changed verdict since the baseline."]
 
 
 def _usage(report: Report) -> list[str]:

@@ -27,13 +27,17 @@ def test_judge_summary__threshold_met_and_missed():
     t = Threshold(min=0.8)
     assert judge_summary(summary(0.85), t, "fail").passed is True
     missed = judge_summary(summary(0.79), t, "fail")
-    assert (missed.passed, missed.reason) == (False, "0.79 is not >= 0.8")
-    assert judge_summary(summary(0.2), Threshold(max=0.1), "fail").reason == "0.20 is not <= 0.1"
+    assert (missed.passed, missed.reason) == (False, "0.79 is not \u2265 0.8")
+    assert (
+        judge_summary(summary(0.2), Threshold(max=0.1), "fail").reason == "0.20 is not \u2264 0.1"
+    )
 
 
 def test_judge_summary__errors_fail_unless_skipped():
     t = Threshold(min=0.5)
-    assert judge_summary(summary(0.9, n_error=1), t, "fail").reason == "1 row(s) could not be scored"
+    assert (
+        judge_summary(summary(0.9, n_error=1), t, "fail").reason == "1 row(s) could not be scored"
+    )
     assert judge_summary(summary(0.9, n_error=1), t, "skip").passed is True
 
 

@@ -34,15 +34,22 @@ def grader(request: JudgeRequest) -> Completion:
         answer = unit_of(request, "answer")
         if "sorry" in answer.lower():
             return json_reply({"statements": []})
-        return json_reply({"statements": [s.strip() + "." for s in answer.split(". ") if s.strip()]})
+        return json_reply(
+            {"statements": [s.strip() + "." for s in answer.split(". ") if s.strip()]}
+        )
     if step == "evidence":
         return Completion(text='"Its battery lasts 10 hours."', usage=Usage(calls=1))
     for tag in ("sentence", "statement"):
         if f"<{tag}>" in request.messages[-1].content:
             good = any(fact in unit_of(request, tag) for fact in ("1.2 kg", "10 hours"))
             if step == "rate":
-                return said("9" if good else "1", **({"9": 0.8, "8": 0.2} if good else {"1": 0.5, "0": 0.5}))
-            return said("Yes" if good else "No", **({"Yes": 0.9, "No": 0.1} if good else {"No": 0.7, "Yes": 0.3}))
+                return said(
+                    "9" if good else "1", **({"9": 0.8, "8": 0.2} if good else {"1": 0.5, "0": 0.5})
+                )
+            return said(
+                "Yes" if good else "No",
+                **({"Yes": 0.9, "No": 0.1} if good else {"No": 0.7, "Yes": 0.3}),
+            )
     raise AssertionError(request.purpose)
 
 
@@ -91,7 +98,9 @@ async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
 
 async def test_faithfulness__supported_over_total_with_probabilities_kept():
     judge = FakeJudge(grader)
-    result = await score(Faithfulness(), sample("It weighs 1.2 kg. It is red. It is cheap", "Tell me"), judge)
+    result = await score(
+        Faithfulness(), sample("It weighs 1.2 kg. It is red. It is cheap", "Tell me"), judge
+    )
     assert result.scores == {"faithfulness": pytest.approx(1 / 3, abs=1e-4)}
     assert [u.detail["p_supported"] for u in result.units] == [0.9, 0.3, 0.3]
     assert "<question>\nTell me\n</question>" in judge.requests[0].messages[-1].content
@@ -127,7 +136,10 @@ def athina(document_answers: dict[str, str], summary_answer: str = "Yes", questi
         if step == "questions":
             return json_reply({"questions": questions})
         if step == "answer_summary":
-            return said(summary_answer, **{summary_answer: 0.9, "No" if summary_answer == "Yes" else "Yes": 0.1})
+            return said(
+                summary_answer,
+                **{summary_answer: 0.9, "No" if summary_answer == "Yes" else "Yes": 0.1},
+            )
         answer = document_answers[unit_of(request, "question")]
         return said(answer, **{answer: 0.8, "Yes" if answer != "Yes" else "No": 0.2})
 
@@ -136,7 +148,9 @@ def athina(document_answers: dict[str, str], summary_answer: str = "Yes", questi
 
 async def test_summary_accuracy__agreement_hallucination_contradiction():
     judge = athina({"Q1?": "Yes", "Q2?": "Unknown", "Q3?": "No"})
-    result = await score(SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge)
+    result = await score(
+        SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
+    )
     third = pytest.approx(1 / 3, abs=1e-4)
     assert result.scores == {"agreement": third, "hallucination": third, "contradiction": third}
     assert [u.verdict for u in result.units] == ["agree", "hallucinated", "contradicted"]
@@ -146,7 +160,9 @@ async def test_summary_accuracy__agreement_hallucination_contradiction():
 
 async def test_summary_accuracy__divides_by_questions_actually_generated():
     judge = athina({"Q1?": "Yes", "Q2?": "Unknown"})
-    result = await score(SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge)
+    result = await score(
+        SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
+    )
     assert result.scores["hallucination"] == 0.5
 
 
@@ -157,8 +173,12 @@ async def test_summary_accuracy__all_unknown_agrees():
 
 
 async def test_summary_accuracy__extra_and_duplicate_questions_trimmed_to_n():
-    judge = athina({"Q1?": "Yes", "Q2?": "Yes", "Q3?": "Yes"}, questions=["Q1?", "Q1?", "Q2?", "Q3?"])
-    result = await score(SummaryAccuracy(SummaryAccuracyConfig(n_questions=2)), sample("A summary."), judge)
+    judge = athina(
+        {"Q1?": "Yes", "Q2?": "Yes", "Q3?": "Yes"}, questions=["Q1?", "Q1?", "Q2?", "Q3?"]
+    )
+    result = await score(
+        SummaryAccuracy(SummaryAccuracyConfig(n_questions=2)), sample("A summary."), judge
+    )
     assert [u.text for u in result.units] == ["Q1?", "Q2?"]
 
 

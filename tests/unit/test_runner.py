@@ -15,7 +15,9 @@ METRICS = [Groundedness(GroundednessConfig(evidence="none")), Rating()]
 
 
 def rows(n: int, prefix: str = "r") -> list[Sample]:
-    return [Sample(id=f"{prefix}{i}", sources=(f"Doc {i}.",), response=f"Answer {i}.") for i in range(n)]
+    return [
+        Sample(id=f"{prefix}{i}", sources=(f"Doc {i}.",), response=f"Answer {i}.") for i in range(n)
+    ]
 
 
 def good(request: JudgeRequest) -> Completion:
@@ -32,7 +34,11 @@ async def test_run__every_row_scored_in_input_order_with_progress():
         progress=lambda done, total: seen.append((done, total)),
     )
     assert [(r.dataset, r.sample_id) for r in result.rows] == [
-        ("a", "r0"), ("a", "r1"), ("a", "r2"), ("b", "s0"), ("b", "s1"),
+        ("a", "r0"),
+        ("a", "r1"),
+        ("a", "r2"),
+        ("b", "s0"),
+        ("b", "s1"),
     ]
     assert result.incomplete is None
     assert seen[-1] == (5, 5)
@@ -75,7 +81,14 @@ async def test_run__rows_are_kept_when_cancelled():
             task.cancel()
 
     task = asyncio.ensure_future(
-        run([("a", rows(4))], METRICS, FakeJudge(good), row_concurrency=1, result=result, progress=progress)
+        run(
+            [("a", rows(4))],
+            METRICS,
+            FakeJudge(good),
+            row_concurrency=1,
+            result=result,
+            progress=progress,
+        )
     )
     with pytest.raises(asyncio.CancelledError):
         await task

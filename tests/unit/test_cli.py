@@ -1,0 +1,51 @@
+"""CLI acceptance through click's CliRunner: exit codes, one-line errors, no tracebacks."""
+
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ground_gate.cli import cli
+
+BADINPUT = Path(__file__).parent.parent / "badinput"
+CASES = sorted(p.name for p in BADINPUT.iterdir() if (p / "expected.txt").is_file())
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("command", ["validate", "run"])
+def test_cli__bad_input_exits_2_with_the_message_and_no_traceback(case, command, monkeypatch):
+    monkeypatch.chdir(BADINPUT / case)
+    for name in ("OPENAI_API_KEY", "AZURE_OPENAI_ENDPOINT", "AZURE_OPENAI_API_KEY"):
+        monkeypatch.delenv(name, raising=False)
+    expected = (BADINPUT / case / "expected.txt").read_text(encoding="utf-8").rstrip("\n")
+    result = CliRunner().invoke(
+        cli, [command, "-c", "config.yml"], env={"OPENAI_API_KEY": "sk-test"}
+    )
+    assert result.exit_code == 2, result.output
+    assert result.stderr == f"ground-gate: error: {expected}\n"
+    assert "Traceback" not in result.output
+    assert "sk-test" not in result.output
+
+
+def test_cli__validate_example_config_counts_rows():
+    result = CliRunner().invoke(cli, ["validate", "-c", "configs/demo.yml"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == (
+        "demo: 10 row(s) OK (examples/demo/demo.jsonl)\n"
+        "configs/demo.yml: valid; metrics: groundedness, faithfulness, summary_accuracy, rating\n"
+    )
+
+
+def test_cli__schema_prints_the_published_json_schema():
+    result = CliRunner().invoke(cli, ["schema"])
+    assert result.exit_code == 0
+    schema = json.loads(result.stdout)
+    assert schema["$schema"].startswith("https://json-schema.org/draft/2020-12")
+    assert "judge" in schema["properties"]
+
+
+def test_cli__unknown_option_is_a_usage_error():
+    result = CliRunner().invoke(cli, ["run", "--bogus"])
+    assert result.exit_code == 2
+    assert "Error: No such option '--bogus'." in result.stderr

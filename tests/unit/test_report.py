@@ -1,0 +1,168 @@
+"""Reports: the JSON shape and the markdown, compared as full strings."""
+
+import copy
+from datetime import UTC, datetime
+
+from ground_gate.aggregate import summarise
+from ground_gate.config.model import Threshold
+from ground_gate.gate import evaluate
+from ground_gate.judge.base import Usage
+from ground_gate.report.escape import cell
+from ground_gate.report.json_report import build_report
+from ground_gate.report.markdown import one_line_summary, render_markdown, scores_by_dataset
+from ground_gate.results import MetricResult, RowResult, UnitResult
+
+THRESHOLDS = {"groundedness": Threshold(min=0.8), "hallucination": Threshold(max=0.1)}
+
+
+def rows():
+    return [
+        RowResult(
+            "support",
+            "ok-1",
+            (
+                MetricResult(
+                    "groundedness",
+                    "ok",
+                    {"groundedness": 0.95},
+                    (UnitResult("Refunds take 5 days.", 0.95, "supported"),),
+                    usage=Usage(calls=1, prompt_tokens=120, completion_tokens=2),
+                ),
+                MetricResult(
+                    "summary_accuracy",
+                    "ok",
+                    {"agreement": 1.0, "hallucination": 0.0, "contradiction": 0.0},
+                    (UnitResult("Is it 5 days?", 1.0, "agree"),),
+                    usage=Usage(calls=3, prompt_tokens=300, completion_tokens=40),
+                ),
+            ),
+            1.5,
+        ),
+        RowResult(
+            "support",
+            "bad|<b>@team</b>",
+            (
+                MetricResult(
+                    "groundedness",
+                    "ok",
+                    {"groundedness": 0.2},
+                    (
+                        UnitResult(
+                            "We ship to | Mars <script>",
+                            0.2,
+                            "unsupported",
+                            evidence="NOTHING FOUND",
+                        ),
+                    ),
+                    usage=Usage(calls=2, prompt_tokens=200, completion_tokens=20),
+                ),
+                MetricResult(
+                    "summary_accuracy",
+                    "error",
+                    error="summary_accuracy.questions: invalid JSON",
+                    usage=Usage(calls=1, retries=2),
+                ),
+            ),
+            2.0,
+        ),
+    ]
+
+
+def report():
+    rs = rows()
+    summaries = summarise(
+        rs,
+        ["support"],
+        {
+            "groundedness": ("groundedness",),
+            "summary_accuracy": ("agreement", "hallucination", "contradiction"),
+        },
+    )
+    thresholds = {"support": THRESHOLDS}
+    usage = {}
+    for r in rs:
+        for m in r.metrics:
+            usage.setdefault(m.metric, Usage()).add(m.usage)
+    return build_report(
+        config_path="gg.yml",
+        config_digest="abc",
+        judge={"provider": "openai", "model": "gpt-4o-mini"},
+        datasets=[("support", 2)],
+        rows=rs,
+        gate=evaluate(summaries, thresholds, "fail"),
+        thresholds=thresholds,
+        usage_by_metric=usage,
+        seconds=3.5,
+        on_error="fail",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+
+
+EXPECTED = "## ❌ ground-gate: failed\n\n2 row(s) in 1 dataset(s), judged by `gpt-4o-mini`; 2 of 2 threshold(s) missed.\n\n| dataset   | rows   | groundedness    | agreement          | hallucination                 | contradiction      |\n|-----------|--------|-----------------|--------------------|-------------------------------|--------------------|\n| support   | 2      | ❌ 0.57 (≥ 0.80) | 1.00 ⚠️ 1 error(s) | ❌ 0.00 (≤ 0.10) ⚠️ 1 error(s) | 0.00 ⚠️ 1 error(s) |\n\n- ❌ **support** groundedness: 0.57 is not ≥ 0.8\n- ❌ **support** hallucination: 1 row(s) could not be scored\n\n<details><summary>Worst rows (1)</summary>\n\n**support / bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt;** — fails groundedness, hallucination: groundedness 0.20, error\n\n| metric | verdict | text | evidence |\n|---|---|---|---|\n| groundedness | unsupported | We ship to \\| Mars &lt;script&gt; | NOTHING FOUND |\n| summary_accuracy | error | summary\\_accuracy.questions: invalid JSON | |\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric           | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|------------------|---------------|--------------|-----------------|---------------------|-----------|\n| groundedness     | 3             | 0            | 320             | 22                  | 0         |\n| summary_accuracy | 4             | 0            | 300             | 40                  | 2         |\n| total            | 7             | 0            | 620             | 62                  | 2         |\n\nWall time 3.5 s.\n\n</details>\n"
+
+EXPECTED_WITH_BASELINE = "## ❌ ground-gate: failed\n\n2 row(s) in 1 dataset(s), judged by `gpt-4o-mini`; 2 of 2 threshold(s) missed.\n\n| dataset   | rows   | groundedness              | agreement                | hallucination                         | contradiction            |\n|-----------|--------|---------------------------|--------------------------|---------------------------------------|--------------------------|\n| support   | 2      | ❌ 0.57 (≥ 0.80) ▼ -0.12 ❗ | 1.00 ±0.00 ⚠️ 1 error(s) | ❌ 0.00 (≤ 0.10) ▼ -0.05 ⚠️ 1 error(s) | 0.00 ±0.00 ⚠️ 1 error(s) |\n\n- ❌ **support** groundedness: 0.57 is not ≥ 0.8\n- ❌ **support** hallucination: 1 row(s) could not be scored\n\n**New failures since the baseline (2):** support/bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt; (groundedness), support/bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt; (hallucination)\n\n**Fixed since the baseline (1):** support/fixed-1 (groundedness)\n\n<details><summary>Worst rows (1)</summary>\n\n**support / bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt;** — fails groundedness, hallucination: groundedness 0.20, error\n\n| metric | verdict | text | evidence |\n|---|---|---|---|\n| groundedness | unsupported | We ship to \\| Mars &lt;script&gt; | NOTHING FOUND |\n| summary_accuracy | error | summary\\_accuracy.questions: invalid JSON | |\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric           | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|------------------|---------------|--------------|-----------------|---------------------|-----------|\n| groundedness     | 3             | 0            | 320             | 22                  | 0         |\n| summary_accuracy | 4             | 0            | 300             | 40                  | 2         |\n| total            | 7             | 0            | 620             | 62                  | 2         |\n\nWall time 3.5 s.\n\n</details>\n"
+
+
+def test_render_markdown__full_report():
+    assert render_markdown(report()) == EXPECTED
+
+
+def test_render_markdown__baseline_deltas_new_failures_and_fixed():
+    now = report()
+    base = copy.deepcopy(now)
+    for entry in base["scores"]:
+        entry["mean"] = {"groundedness": 0.70, "hallucination": 0.05}.get(
+            entry["score"], entry["mean"]
+        )
+    base["rows"][1]["failing"] = []
+    base["rows"].append(
+        {
+            "dataset": "support",
+            "id": "fixed-1",
+            "seconds": 1,
+            "failing": ["groundedness"],
+            "metrics": {},
+        }
+    )
+    assert render_markdown(now, baseline=base) == EXPECTED_WITH_BASELINE
+
+
+def test_build_report__json_shape():
+    r = report()
+    assert r["schema_version"] == 1
+    assert (r["status"], r["passed"], r["incomplete"]) == ("failed", False, None)
+    assert r["config"] == {"path": "gg.yml", "digest": "sha256:abc"}
+    assert [row["failing"] for row in r["rows"]] == [[], ["groundedness", "hallucination"]]
+    assert r["usage"]["total"]["calls"] == 7
+    assert r["rows"][1]["metrics"]["summary_accuracy"] == {
+        "status": "error",
+        "scores": {},
+        "error": "summary_accuracy.questions: invalid JSON",
+        "units": [],
+        "usage": {
+            "calls": 1,
+            "prompt_tokens": 0,
+            "completion_tokens": 0,
+            "cached_tokens": 0,
+            "cache_hits": 0,
+            "retries": 2,
+            "parse_failures": 0,
+            "seconds": 0.0,
+        },
+    }
+    groundedness = next(e for e in r["scores"] if e["score"] == "groundedness")
+    assert groundedness["threshold"] == {"min": 0.8}
+    assert groundedness["ci95"] == [0.2, 0.95]
+
+
+def test_one_line_summary_and_scores():
+    r = report()
+    assert one_line_summary(r) == "ground-gate failed: support/groundedness, support/hallucination"
+    assert scores_by_dataset(r)["support"]["groundedness"] == 0.575
+
+
+def test_cell__untrusted_text_cannot_break_the_table_or_ping():
+    assert cell("a|b\n<details>`x` @org/team [l](u) **b**") == (
+        "a\\|b &lt;details&gt;\\`x\\` @\u200borg/team \\[l\\](u) \\*\\*b\\*\\*"
+    )
+    assert cell("x" * 200, limit=10) == "xxxxxxxxx\u2026"
