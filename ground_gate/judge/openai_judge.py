@@ -401,7 +401,10 @@ class OpenAIJudge:
     def _mark_unavailable(self, message: str) -> JudgeUnavailableError:
         if self._unavailable is None:
             self._unavailable = message
-        return JudgeUnavailableError(message)
+        error = JudgeUnavailableError(message)
+        # The SDK's exception echoes the server's body (a 401 may quote part of the key).
+        error.__suppress_context__ = True
+        return error
 
     def _raise_if_unavailable(self) -> None:
         if self._unavailable is not None:

@@ -132,14 +132,14 @@ def truncated(reply: Reply, keep: int | None = None) -> Reply:
     return Reply(status=reply.status, body=reply.body, headers=reply.headers, truncate_to=cut)
 
 
-def rejects_json_schema(inner: Handler) -> Handler:
+def rejects_json_schema(inner: Handler, *, status: int = 500) -> Handler:
     """Answer json_schema requests as llama-cpp-python's server does (HTTP 500), else `inner`."""
 
     def handler(body: Any) -> Reply:
         response_format = body.get("response_format") if isinstance(body, dict) else None
         if isinstance(response_format, dict) and response_format.get("type") == "json_schema":
             return error(
-                500,
+                status,
                 "1 validation error: body -> response_format -> type: Input should be 'text' "
                 "or 'json_object', got 'json_schema'",
                 error_type="internal_server_error",

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from openai.types.chat import ChatCompletion
 
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage, JudgeRequest, Usage
@@ -89,6 +90,19 @@ async def make_judge(sleep: RecordedSleep) -> AsyncIterator[JudgeFactory]:
     yield make
     for judge in judges:
         await judge.aclose()
+
+
+def test_fake_openai__completions_match_the_sdks_strict_types() -> None:
+    reply = completion("Yes", logprobs=[{"Yes": -0.1, "No": -2.3}], cached_tokens=4)
+    parsed = ChatCompletion.model_validate_json(reply.body, strict=True)
+    assert parsed.choices[0].message.content == "Yes"
+    assert parsed.choices[0].logprobs is not None
+    content = parsed.choices[0].logprobs.content
+    assert content is not None
+    assert [t.token for t in content[0].top_logprobs] == ["Yes", "No"]
+    assert parsed.usage is not None
+    assert parsed.usage.prompt_tokens_details is not None
+    assert parsed.usage.prompt_tokens_details.cached_tokens == 4
 
 
 async def test_openai_judge__sends_an_openai_shaped_request(
@@ -352,10 +366,13 @@ async def test_openai_judge__structured_output_uses_json_schema(
     assert judge.structured_format == "json_schema"
 
 
+@pytest.mark.parametrize("status", [500, 400, 422])
 async def test_openai_judge__falls_back_to_json_object_when_json_schema_is_rejected(
-    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep
+    server: FakeOpenAI, make_judge: JudgeFactory, sleep: RecordedSleep, status: int
 ) -> None:
-    server.set_handler(rejects_json_schema(lambda body: completion('{"verdict": 0}')))
+    server.set_handler(
+        rejects_json_schema(lambda body: completion('{"verdict": 0}'), status=status)
+    )
     judge = make_judge(server.url)
     first = await judge.complete(ask("one", json_schema=VERDICT_SCHEMA, max_tokens=32))
     second = await judge.complete(ask("two", json_schema=VERDICT_SCHEMA, max_tokens=32))
