@@ -21,7 +21,8 @@ from ground_gate.config.loader import load_config, schema_text
 from ground_gate.datasets import iter_samples
 from ground_gate.errors import GroundGateError
 from ground_gate.local.commands import models
-from ground_gate.pipeline import EXIT_ERROR, RunOptions, execute
+from ground_gate.pipeline import EXIT_ERROR, CalibrateOptions, RunOptions, execute
+from ground_gate.pipeline import calibrate as calibrate_run
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -127,6 +128,36 @@ def validate(config_path: Path) -> None:
 def schema() -> None:
     """Print the config's JSON Schema (for editors: yaml-language-server)."""
     click.echo(schema_text())
+
+
+@cli.command()
+@config_option
+@click.option(
+    "--labels",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Labelled JSONL: id, source, question, response, label (1 grounded, 0 not).",
+)
+@click.option("--limit", type=click.IntRange(min=1), help="At most N rows per label group.")
+@click.option("--no-cache", is_flag=True, help="Ignore and do not write the judge cache.")
+@click.option("--output-json", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--output-md", type=click.Path(dir_okay=False, path_type=Path))
+@user_errors
+def calibrate(
+    config_path: Path,
+    labels: Path,
+    limit: int | None,
+    no_cache: bool,
+    output_json: Path | None,
+    output_md: Path | None,
+) -> None:
+    """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
+    options = CalibrateOptions(config_path, labels, limit, no_cache, output_json, output_md)
+    outcome = calibrate_run(options, os.environ, _echo_err)
+    click.echo(outcome.markdown, nl=False)
+    if outcome.report["incomplete"]:
+        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+    sys.exit(outcome.exit_code)
 
 
 cli.add_command(models)

@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ground_gate.aggregate import summarise
+from ground_gate.calibration import Agreement, Labelled, agreement
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config, JudgeConfig, Threshold
 from ground_gate.datasets import Sample, load_samples
@@ -25,11 +26,14 @@ from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.openai_judge import OpenAIJudge, build_azure_client, build_openai_client
-from ground_gate.metrics import build_metrics
+from ground_gate.labels import LabelledSample, read_labelled
+from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.progress import ProgressReporter
+from ground_gate.report import calibration as calibration_report
 from ground_gate.report.json_report import SCHEMA_VERSION, build_report
 from ground_gate.report.markdown import render_markdown
+from ground_gate.results import RowResult
 from ground_gate.runner import RunResult, run
 
 EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -121,7 +125,8 @@ def open_judge(
             client,
             model=config.model,
             temperature=config.temperature,
-            max_concurrency=config.max_concurrency,
+            # a llama.cpp server queues concurrent requests until they time out
+            max_concurrency=1 if config.provider == "local" else config.max_concurrency,
             max_retries=config.max_retries,
             timeout_s=config.timeout_s,
             cache=cache,
@@ -161,6 +166,40 @@ def open_judge(
     yield make(client, config.context_tokens), info
 
 
+def score_all(
+    config: JudgeConfig,
+    work: Sequence[tuple[str, Sequence[Sample]]],
+    metrics: Sequence[Metric],
+    judge: Judge,
+) -> RunResult:
+    """Run every row with a progress display; Ctrl-C keeps the rows already scored."""
+    result = RunResult()
+    reporter = ProgressReporter()
+    # llama.cpp answers one request at a time: one row at a time keeps its prefix cache warm
+    rows_at_once = 1 if config.provider == "local" else config.max_concurrency
+
+    async def scored() -> None:
+        try:
+            await run(
+                work, metrics, judge, row_concurrency=rows_at_once, result=result, progress=reporter
+            )
+        finally:
+            close = getattr(judge, "aclose", None)
+            if close is not None:
+                await close()
+
+    try:
+        asyncio.run(scored())
+    except KeyboardInterrupt:
+        result.incomplete = (
+            "interrupted (Ctrl-C); the rows scored before are kept and a re-run resumes "
+            "from the judge cache"
+        )
+    finally:
+        reporter.close()
+    return result
+
+
 def _thresholds(config: Config, names: Sequence[str]) -> dict[str, dict[str, Threshold]]:
     return {d.name: config.thresholds_for(d) for d in config.datasets if d.name in names}
 
@@ -172,25 +211,8 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
     work = select_work(config, options.datasets, options.limit)
     baseline = read_baseline(options.baseline) if options.baseline else None
     metrics = build_metrics(config.metrics)
-    result = RunResult()
-    reporter = ProgressReporter()
     with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
-        row_concurrency = 1 if config.judge.provider == "local" else config.judge.max_concurrency
-        try:
-            asyncio.run(
-                run(
-                    work,
-                    metrics,
-                    judge,
-                    row_concurrency=row_concurrency,
-                    result=result,
-                    progress=reporter,
-                )
-            )
-        except KeyboardInterrupt:
-            result.incomplete = "interrupted (Ctrl-C); the rows scored before are kept"
-        finally:
-            reporter.close()
+        result = score_all(config.judge, work, metrics, judge)
     names = [name for name, _ in work]
     summaries = summarise(result.rows, names, {m.name: m.scores for m in metrics})
     thresholds = _thresholds(config, names)
@@ -219,3 +241,66 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class CalibrateOptions:
+    config_path: Path
+    labels: Path
+    limit: int | None = None  # rows per label group
+    no_cache: bool = False
+    output_json: Path | None = None
+    output_md: Path | None = None
+
+
+def _agreements(
+    config: Config,
+    metrics: Sequence[Metric],
+    selection: Sequence[LabelledSample],
+    rows: Mapping[tuple[str, str], RowResult],
+) -> list[Agreement]:
+    out = []
+    for metric in metrics:
+        for score in metric.scores:
+            scored: list[Labelled] = []
+            missing = 0
+            for item in selection:
+                row = rows.get((item.group, item.sample.id))
+                found = [m for m in row.metrics if m.metric == metric.name] if row else []
+                if found and found[0].status == "ok":
+                    scored.append(Labelled(found[0].scores[score], item.label, item.types))
+                else:
+                    missing += 1
+            out.append(agreement(score, scored, missing, config.thresholds.get(score)))
+    return out
+
+
+def calibrate(
+    options: CalibrateOptions, env: Mapping[str, str], echo: Callable[[str], None]
+) -> Outcome:
+    """Run the configured metrics over labelled rows and measure agreement with the labels."""
+    config = load_config(options.config_path, env)
+    labelled = read_labelled(options.labels, options.limit)
+    groups = list(dict.fromkeys(item.group for item in labelled))
+    work = [(g, [i.sample for i in labelled if i.group == g]) for g in groups]
+    metrics = build_metrics(config.metrics)
+    with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
+        result = score_all(config.judge, work, metrics, judge)
+    rows = {(r.dataset, r.sample_id): r for r in result.rows}
+    by_group = {
+        g: _agreements(config, metrics, [i for i in labelled if i.group == g], rows) for g in groups
+    }
+    if len(groups) > 1:
+        by_group["all"] = _agreements(config, metrics, labelled, rows)
+    usage = result.usage_by_metric()
+    markdown = calibration_report.render(
+        by_group, usage, len(result.rows), result.seconds, info["model"]
+    )
+    report = calibration_report.as_json(by_group, usage, len(result.rows), result.seconds)
+    report["judge"] = info
+    report["incomplete"] = result.incomplete
+    if options.output_json:
+        _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    if options.output_md:
+        _write(options.output_md, markdown)
+    return Outcome(report, markdown, EXIT_ERROR if result.incomplete else EXIT_PASSED)

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Quick start, part 2: set up with the test tools and run lint, type checks and every test,
+# the end-to-end tests with the real local model included.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/setup.sh local,dev
+.venv/bin/ground-gate models pull qwen2.5-coder-0.5b >/dev/null
+
+.venv/bin/ruff check ground_gate tests bench
+.venv/bin/ruff format --check ground_gate tests bench
+.venv/bin/mypy ground_gate
+[ ! -x scripts/lint.sh ] || scripts/lint.sh
+.venv/bin/pytest -q -p no:cacheprovider "$@"
