@@ -53,10 +53,10 @@ def judge_summary(summary: ScoreSummary, threshold: Threshold | None, on_error: 
     def verdict(passed: bool | None, reason: str) -> Verdict:
         return Verdict(summary.dataset, summary.score, summary, threshold, passed, reason)
 
+    if summary.n_error and on_error == "fail":  # even without a threshold: errors never pass
+        return verdict(False, f"{summary.n_error} row(s) could not be scored")
     if threshold is None:
         return verdict(None, "no threshold")
-    if summary.n_error and on_error == "fail":
-        return verdict(False, f"{summary.n_error} row(s) could not be scored")
     if summary.mean is None:
         return verdict(False, "no row produced this score")
     if not meets(summary.mean, threshold):

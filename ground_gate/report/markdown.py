@@ -96,7 +96,7 @@ def _summary_line(report: Report) -> str:
     model = cell(str(report["judge"].get("model", "?")), 80)
     return (
         f"{rows} row(s) in {len(report['datasets'])} dataset(s), judged by `{model}`; "
-        f"{missed} of {len(checked)} threshold(s) missed."
+        f"{missed} of {len(checked)} check(s) failed."
     )
 
 

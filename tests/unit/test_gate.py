@@ -77,3 +77,9 @@ def test_bootstrap_ci__seeded_and_brackets_the_mean():
     lo, hi = bootstrap_ci(values)
     assert lo < sum(values) / 5 < hi
     assert bootstrap_ci(values) == (lo, hi)
+
+
+def test_judge_summary__errors_fail_even_a_score_without_threshold():
+    verdict = judge_summary(summary(0.9, n_error=2), None, "fail")
+    assert (verdict.passed, verdict.reason) == (False, "2 row(s) could not be scored")
+    assert judge_summary(summary(0.9, n_error=2), None, "skip").passed is None

@@ -1,0 +1,264 @@
+"""`ground-gate run` and `calibrate` through the CLI against a scripted OpenAI-compatible server.
+
+Real HTTP on 127.0.0.1 through the real openai SDK: the judge answers by reading the prompt
+(supported unless the text mentions Mars), and faults are injected per test.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import socket
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ground_gate.cli import cli
+from tests.integration.fake_openai import (
+    FakeOpenAI,
+    Reply,
+    completion,
+    error,
+    malformed_json,
+    rate_limited,
+    rejects_json_schema,
+)
+
+ROWS = [
+    {
+        "id": "good-1",
+        "question": "Weight?",
+        "contexts": ["The X200 weighs 1.2 kg."],
+        "answer": "It weighs 1.2 kg.",
+    },
+    {
+        "id": "good-2",
+        "question": "Ports?",
+        "contexts": ["It has two USB-C ports."],
+        "answer": "It has two USB-C ports.",
+    },
+    {
+        "id": "mars-1",
+        "question": "Shipping?",
+        "contexts": ["We ship in the EU."],
+        "answer": "We ship to Mars. It is free.",
+    },
+]
+
+
+def _inner(tag: str, text: str) -> str:
+    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.S)
+    return match.group(1) if match else ""
+
+
+def _one_token(token: str, p: float, other: str) -> Reply:
+    return completion(
+        token, logprobs=[{token: math.log(p), other: math.log(1 - p)}], completion_tokens=1
+    )
+
+
+def grade(body: Any) -> Reply:
+    prompt = body["messages"][-1]["content"]
+    if "Break the answer into" in prompt:
+        answer = _inner("answer", prompt)
+        statements = [s.strip() + "." for s in answer.split(".") if s.strip()]
+        return completion(json.dumps({"statements": statements}))
+    if "yes/no questions" in prompt:
+        return completion(json.dumps({"questions": ["Is Mars mentioned?", "Is it free?"]}))
+    if "Copy, word for word" in prompt:
+        return completion("NOTHING FOUND")
+    unit = _inner("sentence", prompt) or _inner("statement", prompt) or _inner("answer", prompt)
+    question = _inner("question", prompt)
+    if "Yes, No or Unknown" in prompt:
+        if "<summary>" in prompt:
+            return _one_token("Yes", 0.9, "No")
+        if "Mars" in question and "Mars" not in _inner("document", prompt):
+            return _one_token("Unknown", 0.9, "Yes")
+        return _one_token("Yes", 0.9, "No")
+    bad = "Mars" in unit
+    if "0 to 10" in prompt:
+        return _one_token("0" if bad else "9", 0.9, "5")
+    if "from 1 to 5" in prompt:
+        return _one_token("1" if bad else "5", 0.9, "3")
+    return _one_token("No" if bad else "Yes", 0.9, "Yes" if bad else "No")
+
+
+def write_project(
+    root: Path, url: str, *, on_error: str = "fail", retries: int = 2, rows=ROWS
+) -> Path:
+    (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    config = root / "gate.yml"
+    config.write_text(
+        f"""version: 1
+judge:
+  provider: openai
+  model: fake-model
+  base_url: {url}
+  api_key_env: FAKE_KEY
+  max_retries: {retries}
+  timeout_s: 5
+  max_concurrency: 4
+  cache_dir: {root / "cache"}
+datasets:
+  - {{name: support, path: rows.jsonl}}
+metrics:
+  groundedness: {{}}
+  faithfulness: {{}}
+  summary_accuracy: {{n_questions: 2}}
+  rating: {{}}
+thresholds:
+  groundedness: {{min: 0.5}}
+  hallucination: {{max: 0.5}}
+on_error: {on_error}
+""",
+        encoding="utf-8",
+    )
+    return config
+
+
+def invoke(config: Path, *args: str):
+    report = config.parent / "report.json"
+    result = CliRunner().invoke(
+        cli,
+        ["run", "-c", str(config), "--output-json", str(report), *args],
+        env={"FAKE_KEY": "sk-secret-value"},
+    )
+    assert "sk-secret-value" not in result.output
+    assert "Traceback" not in result.output, result.output
+    data = json.loads(report.read_text(encoding="utf-8")) if report.exists() else None
+    return result, data
+
+
+def test_run__scores_every_row_and_passes(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        result, report = invoke(write_project(tmp_path, server.url))
+    assert result.exit_code == 0, result.output
+    assert [r["id"] for r in report["rows"]] == ["good-1", "good-2", "mars-1"]
+    scores = {(e["score"]): e["mean"] for e in report["scores"]}
+    assert scores["groundedness"] == pytest.approx(
+        (0.9 * 9 + 0.1 * 5 + 0.9 * 9 + 0.1 * 5 + (0.1 * 5 + 0.1 * 5 + 0.9 * 9 + 0.1 * 5) / 2) / 30,
+        abs=0.01,
+    )
+    mars = report["rows"][2]["metrics"]
+    assert mars["faithfulness"]["scores"]["faithfulness"] == 0.5
+    assert mars["summary_accuracy"]["scores"]["hallucination"] == 0.5
+    assert "## \u2705 ground-gate: passed" in result.stdout
+
+
+def test_run__a_threshold_missed_exits_1(tmp_path):
+    rows = [{**r, "answer": "We ship to Mars."} for r in ROWS]
+    with FakeOpenAI(handler=grade) as server:
+        result, report = invoke(write_project(tmp_path, server.url, rows=rows))
+    assert result.exit_code == 1
+    assert report["status"] == "failed"
+    assert "\u274c **support** groundedness:" in result.stdout
+
+
+def test_run__rate_limits_and_server_errors_are_retried_and_no_row_is_lost(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        server.push(rate_limited("0"), error(500, "boom"), error(503, "busy"))
+        result, report = invoke(write_project(tmp_path, server.url, retries=3))
+    assert result.exit_code == 0, result.output
+    assert len(report["rows"]) == 3
+    assert report["usage"]["total"]["retries"] >= 3
+
+
+def test_run__llama_cpp_style_json_schema_rejection_falls_back(tmp_path):
+    with FakeOpenAI(handler=rejects_json_schema(grade)) as server:
+        result, report = invoke(write_project(tmp_path, server.url))
+        formats = {
+            json.dumps(r.body.get("response_format", {}).get("type")) for r in server.requests
+        }
+    assert result.exit_code == 0, result.output
+    assert '"json_object"' in formats
+
+
+def test_run__exhausted_retries_never_pass_and_keep_what_was_done(tmp_path):
+    def failing(body: Any) -> Reply:
+        if "Mars" in json.dumps(body):
+            return error(500, "the judge fell over")
+        return grade(body)
+
+    with FakeOpenAI(handler=failing) as server:
+        result, report = invoke(write_project(tmp_path, server.url, retries=1))
+    assert result.exit_code == 2
+    assert report["status"] == "incomplete"
+    assert report["passed"] is False
+    assert "the judge is unavailable" in report["incomplete"]
+    assert report["datasets"][0]["rows"] == 3
+    assert "ground-gate: error: the judge is unavailable" in result.stderr
+
+
+def test_run__persistent_malformed_output_is_a_row_error_that_fails_the_gate(tmp_path):
+    def broken(body: Any) -> Reply:
+        if "Break the answer into" in body["messages"][-1]["content"]:
+            return completion("the statements are: none of your business")
+        return grade(body)
+
+    with FakeOpenAI(handler=broken) as server:
+        config = write_project(tmp_path, server.url)
+        result, report = invoke(config)
+        assert result.exit_code == 1
+        statuses = {r["metrics"]["faithfulness"]["status"] for r in report["rows"]}
+        assert statuses == {"error"}
+        skipped, report = invoke(write_project(tmp_path, server.url, on_error="skip"))
+    assert skipped.exit_code == 0, skipped.output
+
+
+def test_run__malformed_http_body_is_retried(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        server.push(malformed_json())
+        result, report = invoke(write_project(tmp_path, server.url))
+    assert result.exit_code == 0, result.output
+
+
+def test_run__endpoint_down_exits_2(tmp_path):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    result, report = invoke(write_project(tmp_path, f"http://127.0.0.1:{port}/v1", retries=1))
+    assert result.exit_code == 2
+    assert report["status"] == "incomplete"
+
+
+def test_run__second_run_is_served_from_the_cache(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        invoke(config)
+        before = server.request_count
+        result, report = invoke(config)
+        assert server.request_count == before
+    assert report["usage"]["total"]["calls"] == 0
+    assert result.exit_code == 0
+
+
+def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
+    labels = tmp_path / "labels.jsonl"
+    records = [
+        {"id": f"g{i}", "dataset": "set", "source": "The X200 weighs 1.2 kg.", "question": None,
+         "response": "It weighs 1.2 kg.", "label": 1, "hallucination_types": []}
+        for i in range(3)
+    ] + [
+        {"id": f"b{i}", "dataset": "set", "source": "The X200 weighs 1.2 kg.", "question": None,
+         "response": f"It flies to Mars {i} times.", "label": 0, "hallucination_types": ["baseless"]}
+        for i in range(3)
+    ]  # fmt: skip
+    labels.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        out = tmp_path / "cal.json"
+        result = CliRunner().invoke(
+            cli,
+            ["calibrate", "-c", str(config), "--labels", str(labels), "--output-json", str(out)],
+            env={"FAKE_KEY": "k"},
+        )
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text(encoding="utf-8"))
+    figures = {a["score"]: a for a in report["groups"]["set"]}
+    assert figures["groundedness"]["auc"] == 1.0
+    assert figures["groundedness"]["best_balanced_accuracy"] == 1.0
+    assert figures["faithfulness"]["type_auc"] == {"baseless": 1.0}
+    assert "### set" in result.stdout and "suggested threshold" in result.stdout
