@@ -168,7 +168,7 @@ def test_run__rate_limits_and_server_errors_are_retried_and_no_row_is_lost(tmp_p
 
 def test_run__llama_cpp_style_json_schema_rejection_falls_back(tmp_path):
     with FakeOpenAI(handler=rejects_json_schema(grade)) as server:
-        result, report = invoke(write_project(tmp_path, server.url))
+        result, _ = invoke(write_project(tmp_path, server.url))
         formats = {
             json.dumps(r.body.get("response_format", {}).get("type")) for r in server.requests
         }
@@ -213,6 +213,7 @@ def test_run__malformed_http_body_is_retried(tmp_path):
         server.push(malformed_json())
         result, report = invoke(write_project(tmp_path, server.url))
     assert result.exit_code == 0, result.output
+    assert report["usage"]["total"]["retries"] >= 1
 
 
 def test_run__endpoint_down_exits_2(tmp_path):
