@@ -184,6 +184,26 @@ def _baseline_changes(report: Report, baseline: Report) -> list[str]:
     return out[:-1] or ["No row changed verdict since the baseline."]
 
 
+def _score_details(report: Report) -> list[str]:
+    rows = []
+    for e in report["scores"]:
+        ci = e["ci95"]
+        rows.append(
+            [
+                cell(e["dataset"], 60),
+                e["score"],
+                "n/a" if e["mean"] is None else f"{e['mean']:.3f}",
+                f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a",
+                str(e["n"]),
+                str(e["n_error"]),
+                str(e["n_no_claims"]),
+            ]
+        )
+    headers = ["dataset", "score", "mean", "95% CI", "rows scored", "errors", "no claims"]
+    table = tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
+    return ["<details><summary>Scores in detail</summary>", "", table, "", "</details>"]
+
+
 def _usage(report: Report) -> list[str]:
     rows = []
     for name, u in report["usage"]["by_metric"].items():
@@ -251,6 +271,7 @@ def render_markdown(
     worst = _worst_rows(report, worst_rows)
     if worst:
         parts += [*worst, ""]
+    parts += [*_score_details(report), ""]
     parts += _usage(report)
     return "\n".join(parts) + "\n"
 
