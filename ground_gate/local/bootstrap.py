@@ -2,8 +2,8 @@
 
 Checks that MODULE imports (exit 3 if not), exits when the parent dies (even by SIGKILL, so no
 orphan holds the model in memory), cleans the environment of variables llama-cpp-python's
-settings would read, then runs MODULE as `python -m MODULE ARGS...` would. Stdlib only: the
-interpreter may be one without ground-gate installed.
+settings would read, steers clear of its crashing AMX kernels, then runs MODULE as
+`python -m MODULE ARGS...` would. Stdlib only: the interpreter may lack ground-gate.
 """
 
 import importlib.util
@@ -12,6 +12,7 @@ import runpy
 import sys
 import threading
 import time
+from typing import Any
 
 MISSING_MODULE_EXIT = 3
 
@@ -33,6 +34,25 @@ def _scrub_llama_settings_env() -> None:
         del os.environ[key]
 
 
+def _avoid_amx_kernels() -> None:
+    # llama.cpp's AMX matmul segfaults on the first decode of Q4_K models on Sapphire Rapids
+    # CPUs (github.com/ggml-org/llama.cpp/issues/20824, unfixed). A build with AMX compiled in
+    # gets no "extra buffer types": that drops the AMX (and CPU repack) weight layouts only.
+    import llama_cpp.llama_cpp as api
+
+    if b"AMX_INT8 = 1" not in api.llama_print_system_info():
+        return
+    default_params = api.llama_model_default_params
+
+    def params_without_extra_buffers() -> Any:
+        params = default_params()
+        params.use_extra_bufts = False
+        return params
+
+    api.llama_model_default_params = params_without_extra_buffers
+    print("ground-gate: llama.cpp was built with AMX; AMX kernels disabled", flush=True)
+
+
 def main() -> None:
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # our own directory must not shadow top-level modules (server, ...)
@@ -47,6 +67,7 @@ def main() -> None:
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     if module == "llama_cpp.server":
         _scrub_llama_settings_env()
+        _avoid_amx_kernels()
     sys.argv = [module, *sys.argv[3:]]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 
