@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import signal
@@ -15,7 +16,9 @@ from pathlib import Path
 import pytest
 
 from ground_gate.errors import ModelError
+from ground_gate.local.registry import known_model
 from ground_gate.local.server import LocalServer
+from ground_gate.local.sources import cached_status
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -229,3 +232,47 @@ def test_local_server__exits_by_itself_when_ground_gate_is_killed(
     parent.stdout.close()
     assert wait_gone(pid, within_s=10.0)
     assert port_closed(port)
+
+
+def cached_small_model() -> Path | None:
+    model = known_model("qwen2.5-coder-0.5b")
+    assert model is not None
+    path, status = cached_status(model)
+    return path if status == "verified" else None
+
+
+@pytest.mark.e2e
+@pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None, reason="no 'local' extra")
+@pytest.mark.skipif(
+    cached_small_model() is None, reason="run: ground-gate models pull qwen2.5-coder-0.5b"
+)
+def test_local_server__real_llama_server_gives_yes_no_logprobs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from openai import OpenAI
+
+    path = cached_small_model()
+    assert path is not None
+    # Variables llama-cpp-python's settings would read must not reach it.
+    monkeypatch.setenv("PORT", "1")
+    monkeypatch.setenv("API_KEY", "not-for-the-local-server")
+    with LocalServer(path, context_tokens=1024) as server:
+        client = OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
+        response = client.chat.completions.create(
+            model=server.model_alias,
+            messages=[
+                {"role": "system", "content": "Answer with Yes or No."},
+                {"role": "user", "content": "Source: Paris is in France.\nIs Paris in France?"},
+            ],
+            temperature=0,
+            max_tokens=1,
+            logprobs=True,
+            top_logprobs=5,
+        )
+        pid = server.pid
+    choice = response.choices[0]
+    assert choice.logprobs is not None and choice.logprobs.content is not None
+    top = {t.token: t.logprob for t in choice.logprobs.content[0].top_logprobs}
+    assert choice.message.content == "Yes"
+    assert len(top) == 5 and top["Yes"] > top.get("No", -100.0)
+    assert pid is not None and not alive(pid)
