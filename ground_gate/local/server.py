@@ -98,6 +98,18 @@ class LocalServer:
     def pid(self) -> int | None:
         return self._process.pid if self._process is not None else None
 
+    def check_running(self) -> None:
+        """Raise ModelError with the log tail if the server died: call it on a connection error."""
+        process = self._process
+        if process is None:
+            raise ModelError("the llama.cpp server is not running")
+        code = process.poll()
+        if code is not None:
+            raise ModelError(
+                f"the llama.cpp server {_describe_exit(code)}; last lines of its log:\n"
+                f"{self.log_tail()}"
+            )
+
     def start(self) -> LocalServer:
         if not self.model_path.is_file():
             raise ModelError(f"model file {self.model_path} does not exist")
@@ -246,7 +258,7 @@ class LocalServer:
         if "No module named" in tail:
             raise ModelError(f"{MISSING_EXTRA}\nlast lines of its log:\n{tail}")
         raise ModelError(
-            f"the llama.cpp server exited with code {code} while starting "
+            f"the llama.cpp server {_describe_exit(code)} while starting "
             f"(model {self.model_path}); last lines of its log:\n{tail}"
         )
 
@@ -262,6 +274,15 @@ class LocalServer:
             process.wait()
         # Anything the server left behind in its group goes too.
         _signal_group(process, signal.SIGKILL)
+
+
+def _describe_exit(code: int) -> str:
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
 
 
 def _free_port() -> int:

@@ -276,3 +276,20 @@ def test_local_server__real_llama_server_gives_yes_no_logprobs(
     assert choice.message.content == "Yes"
     assert len(top) == 5 and top["Yes"] > top.get("No", -100.0)
     assert pid is not None and not alive(pid)
+
+
+def test_local_server__check_running_explains_a_crash(model_file: Path, tmp_path: Path) -> None:
+    with fake_server(model_file, tmp_path) as server:
+        server.check_running()
+        assert server.pid is not None
+        os.kill(server.pid, signal.SIGSEGV)
+        assert wait_gone(server.pid)
+        time.sleep(0.1)
+        with pytest.raises(ModelError) as caught:
+            server.check_running()
+        assert str(caught.value).startswith(
+            "the llama.cpp server was killed by SIGSEGV; last lines of its log:\n"
+            f"fake llama server: loading {model_file}\n"
+        )
+    with pytest.raises(ModelError, match=r"^the llama\.cpp server is not running$"):
+        server.check_running()
