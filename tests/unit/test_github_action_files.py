@@ -1,0 +1,170 @@
+"""action.yml, the Dockerfile and the code must agree: Docker cannot run here, so these
+checks stand in for a container run on everything that does not need one."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ground_gate.github.action import publish
+from ground_gate.settings import Settings
+
+ROOT = Path(__file__).parents[2]
+ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
+ISSUE_INPUTS = [
+    "config",
+    "openai-api-key",
+    "openai-base-url",
+    "azure-endpoint",
+    "azure-api-version",
+    "github-token",
+    "comment",
+    "comment-id",
+    "baseline",
+    "fail-on-threshold",
+    "working-directory",
+]
+
+
+class Recording(Mapping[str, str]):
+    """An environment that remembers which variables were read."""
+
+    def __init__(self, values: dict[str, str]) -> None:
+        self.values = values
+        self.read: list[str] = []
+
+    def __getitem__(self, key: str) -> str:
+        self.read.append(key)
+        return self.values[key]
+
+    def get(self, key: str, default: Any = None) -> Any:
+        self.read.append(key)
+        return self.values.get(key, default)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+def runner_env(tmp_path: Path, inputs: Mapping[str, str]) -> dict[str, str]:
+    env = {f"INPUT_{name.upper()}": value for name, value in inputs.items()}
+    env.update(
+        GITHUB_REPOSITORY="octo-org/octo-repo",
+        GITHUB_EVENT_NAME="push",
+        GITHUB_WORKSPACE=str(tmp_path),
+    )
+    return env
+
+
+def defaults_as_the_runner_passes_them() -> dict[str, str]:
+    defaults = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
+    defaults["github-token"] = "ghs_token_from_the_expression"
+    return defaults
+
+
+def test_action_yml__inputs_are_the_issues_kebab_case_list() -> None:
+    assert list(ACTION["inputs"]) == ISSUE_INPUTS
+    for name, spec in ACTION["inputs"].items():
+        assert spec["description"].strip(), name
+        assert "default" in spec, name
+        assert spec["required"] is False, name
+    assert ACTION["inputs"]["github-token"]["default"] == "${{ github.token }}"
+    assert ACTION["inputs"]["fail-on-threshold"]["default"] == "true"
+    assert ACTION["inputs"]["comment"]["default"] == "auto"
+
+
+def test_action_yml__every_input_is_read_by_settings(tmp_path: Path) -> None:
+    env = Recording(runner_env(tmp_path, defaults_as_the_runner_passes_them()))
+    Settings.from_env(env)
+    read_inputs = sorted(k[len("INPUT_") :].lower() for k in env.read if k.startswith("INPUT_"))
+    assert read_inputs == sorted(ISSUE_INPUTS)
+
+
+def test_action_yml__defaults_equal_the_settings_defaults(tmp_path: Path) -> None:
+    """A `docker://` step gets no action.yml defaults: empty inputs must mean the same."""
+    with_defaults = Settings.from_env(runner_env(tmp_path, defaults_as_the_runner_passes_them()))
+    without = Settings.from_env(
+        runner_env(tmp_path, {"github-token": "ghs_token_from_the_expression"})
+    )
+    assert with_defaults == without
+
+
+def test_action_yml__outputs_are_the_ones_publish_writes(tmp_path: Path) -> None:
+    output = tmp_path / "output"
+    env = runner_env(tmp_path, {"comment": "never"})
+    env["GITHUB_OUTPUT"] = str(output)
+    publish(
+        Settings.from_env(env),
+        markdown="| a |\n",
+        report={"passed": True, "scores": []},
+        passed=True,
+        client=None,
+        out=io.StringIO(),
+    )
+    written = re.findall(r"^([\w-]+)<<ghadelimiter_", output.read_text(), re.M)
+    assert (
+        written
+        == list(ACTION["outputs"])
+        == [
+            "passed",
+            "report-json",
+            "report-markdown",
+            "scores",
+            "summary",
+        ]
+    )
+    for spec in ACTION["outputs"].values():
+        assert spec["description"].strip()
+
+
+def test_action_yml__docker_runs_the_image_built_here() -> None:
+    assert ACTION["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert set(ACTION["branding"]) == {"icon", "color"}
+
+
+def test_dockerfile__entrypoint_is_the_action_mode() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    (entrypoint,) = re.findall(r"^ENTRYPOINT (.+)$", dockerfile, re.M)
+    assert json.loads(entrypoint) == ["ground-gate", "action"]
+    assert re.search(r"^USER ", dockerfile, re.M) is None  # Docker actions run as root
+    bases = re.findall(r"^FROM (\S+)", dockerfile, re.M)
+    assert bases == ["python:${PYTHON_VERSION}-bookworm", "python:${PYTHON_VERSION}-slim-bookworm"]
+    (version,) = re.findall(r"^ARG PYTHON_VERSION=(\S+)$", dockerfile, re.M)
+    assert re.fullmatch(r"3\.11\.\d+", version)
+    # Dependencies are installed before the source is copied in.
+    assert dockerfile.index("COPY pyproject.toml") < dockerfile.index("COPY . /tmp/ground-gate")
+    # No secret in a layer: no ARG or ENV that could carry one.
+    declared = re.findall(r"^(?:ARG|ENV)\s+([A-Z_]+)", dockerfile, re.M)
+    assert declared == [
+        "PYTHON_VERSION",
+        "EXTRAS",
+        "CMAKE_ARGS",
+        "CMAKE_ARGS",
+        "PYTHONDONTWRITEBYTECODE",
+    ]
+
+
+def test_dockerfile__the_punkt_smoke_check_passes_here() -> None:
+    """The build runs this exact check; it must hold with no download."""
+    dockerfile = (ROOT / "Dockerfile").read_text(encoding="utf-8")
+    (check,) = re.findall(r'RUN python -c "(.*?)"', dockerfile, re.S)
+    # Docker joins a backslash-newline before the shell sees the line.
+    code = check.replace("\\\n", "")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+def test_dockerignore__sends_only_the_package() -> None:
+    lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").split("\n")
+    rules = [line for line in lines if line and not line.startswith("#")]
+    assert rules[0] == "*"
+    assert {"!pyproject.toml", "!ground_gate/"} <= set(rules)
