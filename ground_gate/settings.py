@@ -13,11 +13,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from ground_gate.config.model import JudgeConfig
 from ground_gate.errors import ConfigError
 
 CommentMode = Literal["auto", "always", "never"]
@@ -105,6 +104,10 @@ class Settings:
             "workspace": workspace,
             "run_id": take("GITHUB_RUN_ID", _optional_digits),
         }
+        if values["openai_base_url"] and values["azure_endpoint"]:
+            errors.append(
+                "INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"
+            )
         if errors:
             raise ConfigError(
                 "the action's environment is incomplete or invalid:\n"
@@ -133,32 +136,27 @@ class Settings:
         return self.event_name == "workflow_run"
 
 
-@dataclass(frozen=True)
-class JudgeOverride:
-    """The judge config with the action's inputs applied, and the env holding its key."""
-
-    judge: JudgeConfig
-    env: Mapping[str, str] = field(repr=False)
+# The judge reads its key from the variable the runner already set for the input: the secret
+# is never copied into another variable.
+API_KEY_INPUT_ENV = "INPUT_OPENAI-API-KEY"
 
 
-def override_judge(settings: Settings, judge: JudgeConfig) -> JudgeOverride:
-    """Apply `openai-base-url`, `azure-endpoint`, `azure-api-version` and `openai-api-key`."""
-    changes: dict[str, Any] = {}
+def judge_overrides(settings: Settings) -> dict[str, Any]:
+    """JudgeConfig fields set by the action's inputs (for pipeline.RunOptions.judge_overrides).
+
+    `openai-base-url` means an OpenAI-compatible server (provider openai, even over a local
+    config); `azure-endpoint` means Azure OpenAI.
+    """
+    overrides: dict[str, Any] = {}
     if settings.openai_base_url:
-        changes["base_url"] = settings.openai_base_url
-        if judge.provider == "local":  # a base URL means a server somebody else runs
-            changes["provider"] = "openai"
+        overrides.update(provider="openai", base_url=settings.openai_base_url)
     if settings.azure_endpoint:
-        changes["provider"] = "azure"
-        changes["base_url"] = settings.azure_endpoint
+        overrides.update(provider="azure", base_url=settings.azure_endpoint)
     if settings.azure_api_version:
-        changes["api_version"] = settings.azure_api_version
-    env: dict[str, str] = {}
+        overrides["api_version"] = settings.azure_api_version
     if settings.openai_api_key:
-        key_env = judge.api_key_env or "OPENAI_API_KEY"
-        changes["api_key_env"] = key_env
-        env[key_env] = settings.openai_api_key
-    return JudgeOverride(judge=replace(judge, **changes), env=env)
+        overrides["api_key_env"] = API_KEY_INPUT_ENV
+    return overrides
 
 
 # --- cleaners: one per kind of variable; each gets the stripped raw value ---------------------

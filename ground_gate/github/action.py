@@ -189,6 +189,25 @@ def _publish(
     return PublishResult(passed, summary, outcome, url, tuple(warnings))
 
 
+def report_error(settings: Settings, message: str, out: TextIO | None = None) -> None:
+    """A run that could not finish (bad config, judge unreachable): say so where people look.
+
+    An annotation, a job summary paragraph and the `passed`/`summary` outputs; the caller
+    still exits 2. No comment: a PR comment is for verdicts, not for workflow mistakes.
+    """
+    out = out or sys.stdout
+    annotate("error", message, out, title="ground-gate")
+    append_step_summary(
+        settings.step_summary_path,
+        f"## ground-gate could not run\n\n```text\n{message}\n```\n",
+        note="> [!NOTE]\n> The message was trimmed.",
+    )
+    write_outputs(
+        settings.output_path,
+        {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
+    )
+
+
 def read_artifact(paths: ReportPaths) -> Artifact:
     """The reports and PR number a pull-request run left for the workflow_run run."""
     for path in (paths.json, paths.markdown, paths.pr_number):

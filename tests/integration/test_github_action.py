@@ -566,3 +566,24 @@ def test_publish_artifact__missing_artifact_is_a_config_error(
         "'ground-gate-report' artifact into the working directory first (see "
         "docs/github-action.md)"
     )
+
+
+def test_report_error__annotation_summary_and_outputs(tmp_path: Path, fake: FakeGitHub) -> None:
+    from ground_gate.github.action import report_error
+
+    run = new_run(tmp_path, fake)
+    report_error(
+        run.settings(), "ground-gate.yml, line 3: judge.model: expected a string", run.console
+    )
+    assert run.console.getvalue() == (
+        "::error title=ground-gate::ground-gate.yml, line 3: judge.model: expected a string\n"
+    )
+    assert run.summary.read_text() == (
+        "## ground-gate could not run\n\n```text\n"
+        "ground-gate.yml, line 3: judge.model: expected a string\n```\n"
+    )
+    assert run.outputs() == [
+        ("passed", "false"),
+        ("summary", "ground-gate: error: ground-gate.yml, line 3: judge.model: expected a string"),
+    ]
+    assert fake.requests == []

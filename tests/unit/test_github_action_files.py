@@ -38,22 +38,22 @@ class Recording(Mapping[str, str]):
     """An environment that remembers which variables were read."""
 
     def __init__(self, values: dict[str, str]) -> None:
-        self.values = values
+        self._data = values
         self.read: list[str] = []
 
     def __getitem__(self, key: str) -> str:
         self.read.append(key)
-        return self.values[key]
+        return self._data[key]
 
     def get(self, key: str, default: Any = None) -> Any:
         self.read.append(key)
-        return self.values.get(key, default)
+        return self._data.get(key, default)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.values)
+        return iter(self._data)
 
     def __len__(self) -> int:
-        return len(self.values)
+        return len(self._data)
 
 
 def runner_env(tmp_path: Path, inputs: Mapping[str, str]) -> dict[str, str]:

@@ -1,12 +1,13 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from ground_gate.config.model import JudgeConfig
 from ground_gate.errors import ConfigError
-from ground_gate.settings import Settings, override_judge
+from ground_gate.settings import Settings, judge_overrides
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 
@@ -146,21 +147,35 @@ def test_settings__workflow_run_publishes_only(tmp_path: Path) -> None:
     assert Settings.from_env(env).publish_only is True
 
 
-def test_override_judge__openai_key_and_base_url(tmp_path: Path) -> None:
-    settings = Settings.from_env(
-        runner_env(
-            tmp_path, openai_api_key="sk-live-123", openai_base_url="https://llm.example.com/v1"
-        )
+def test_settings__base_url_and_azure_endpoint_conflict(tmp_path: Path) -> None:
+    env = runner_env(
+        tmp_path,
+        openai_base_url="https://llm.example.com/v1",
+        azure_endpoint="https://my-resource.openai.azure.com",
     )
-    override = override_judge(settings, JudgeConfig(provider="local", api_key_env=None))
-    assert override.judge.provider == "openai"
-    assert override.judge.base_url == "https://llm.example.com/v1"
-    assert override.judge.api_key_env == "OPENAI_API_KEY"
-    assert override.env == {"OPENAI_API_KEY": "sk-live-123"}
-    assert "sk-live-123" not in repr(override)
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(env)
+    assert str(caught.value) == (
+        "the action's environment is incomplete or invalid:\n"
+        "  - INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"
+    )
 
 
-def test_override_judge__azure_uses_the_configured_key_variable(tmp_path: Path) -> None:
+def test_judge_overrides__key_read_from_the_input_variable(tmp_path: Path) -> None:
+    env = runner_env(
+        tmp_path, openai_api_key="sk-live-123", openai_base_url="https://llm.example.com/v1"
+    )
+    overrides = judge_overrides(Settings.from_env(env))
+    assert overrides == {
+        "provider": "openai",
+        "base_url": "https://llm.example.com/v1",
+        "api_key_env": "INPUT_OPENAI-API-KEY",
+    }
+    judge = replace(JudgeConfig(provider="local", api_key_env=None), **overrides)
+    assert env[judge.api_key_env or ""] == "sk-live-123"
+
+
+def test_judge_overrides__azure(tmp_path: Path) -> None:
     settings = Settings.from_env(
         runner_env(
             tmp_path,
@@ -169,20 +184,13 @@ def test_override_judge__azure_uses_the_configured_key_variable(tmp_path: Path) 
             azure_api_version="2024-10-21",
         )
     )
-    judge = JudgeConfig(provider="openai", model="gpt-4o-mini", api_key_env="AZURE_OPENAI_KEY")
-    override = override_judge(settings, judge)
-    assert override.judge == JudgeConfig(
-        provider="azure",
-        model="gpt-4o-mini",
-        base_url="https://my-resource.openai.azure.com",
-        api_key_env="AZURE_OPENAI_KEY",
-        api_version="2024-10-21",
-    )
-    assert override.env == {"AZURE_OPENAI_KEY": "azure-key"}
+    assert judge_overrides(settings) == {
+        "provider": "azure",
+        "base_url": "https://my-resource.openai.azure.com",
+        "api_version": "2024-10-21",
+        "api_key_env": "INPUT_OPENAI-API-KEY",
+    }
 
 
-def test_override_judge__no_inputs_no_change(tmp_path: Path) -> None:
-    judge = JudgeConfig(provider="local", model="qwen2.5-coder-0.5b")
-    override = override_judge(Settings.from_env(runner_env(tmp_path)), judge)
-    assert override.judge == judge
-    assert override.env == {}
+def test_judge_overrides__no_inputs_no_change(tmp_path: Path) -> None:
+    assert judge_overrides(Settings.from_env(runner_env(tmp_path))) == {}

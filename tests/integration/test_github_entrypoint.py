@@ -1,0 +1,201 @@
+"""`ground-gate action`, the container's entrypoint, run as the runner runs it.
+
+The environment is what a Docker action gets: INPUT_* variables with action.yml's defaults,
+GITHUB_* variables, a real-shaped event payload and empty GITHUB_OUTPUT / GITHUB_STEP_SUMMARY
+files, with the working directory at the workspace. The judge is a scripted OpenAI-compatible
+server reached through the `openai-base-url` input; GitHub is the fake REST API. Docker itself
+cannot run on the development machines: this is the container's whole job minus the image.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ground_gate.cli import cli
+from tests.integration.fake_github import FakeGitHub
+
+fake_openai = pytest.importorskip("tests.integration.fake_openai")
+
+if "action" not in cli.commands:  # pragma: no cover - until cli.py wires the command
+    pytest.skip("`ground-gate action` is not wired into cli.py yet", allow_module_level=True)
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
+REPO = "octo-org/octo-repo"
+TOKEN = "ghs_entrypoint_token"
+OPENAI_KEY = "sk-entrypoint-0123456789"
+CONFIG = """\
+version: 1
+judge:
+  provider: openai
+  model: fake-model
+  max_retries: 0
+  cache_dir: null
+datasets:
+  - name: support-bot
+    path: data/support.jsonl
+metrics:
+  rating: {}
+thresholds:
+  rating: {min: 0.8}
+"""
+ROWS = [
+    {
+        "id": "grounded-trash",
+        "question": "How long are deleted files kept?",
+        "contexts": ["Deleted files stay in the trash for 30 days."],
+        "answer": "They stay in the trash for 30 days.",
+    },
+    {
+        "id": "invented-phone",
+        "question": "How do I reach support?",
+        "contexts": ["Support is available by email only."],
+        "answer": "Call the 24/7 phone line | <details> @octo-org/support",
+    },
+]
+
+
+def rate(body: Any) -> Any:
+    """5/5 for the grounded answer, 1/5 for the invented one, as first-token logprobs."""
+    prompt = json.dumps(body["messages"])
+    digit = "1" if "24/7 phone line" in prompt else "5"
+    return fake_openai.completion(digit, logprobs=[{digit: -0.01}])
+
+
+@pytest.fixture
+def judge() -> Iterator[Any]:
+    with fake_openai.FakeOpenAI(handler=rate) as server:
+        yield server
+
+
+@pytest.fixture
+def github() -> Iterator[FakeGitHub]:
+    with FakeGitHub(token=TOKEN) as server:
+        yield server
+    assert server.violations == []
+
+
+def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) -> dict[str, str]:
+    workspace = tmp_path / "workspace"
+    (workspace / "data").mkdir(parents=True, exist_ok=True)
+    (workspace / "ground-gate.yml").write_text(CONFIG)
+    (workspace / "data" / "support.jsonl").write_text(
+        "".join(json.dumps(row) + "\n" for row in ROWS)
+    )
+    commands = tmp_path / "file_commands"
+    commands.mkdir(exist_ok=True)
+    (commands / "set_output").write_text("")
+    (commands / "step_summary").write_text("")
+    values = {
+        "config": "ground-gate.yml",
+        "openai-api-key": OPENAI_KEY,
+        "openai-base-url": judge.url,
+        "azure-endpoint": "",
+        "azure-api-version": "",
+        "github-token": TOKEN,
+        "comment": "auto",
+        "comment-id": "default",
+        "baseline": "",
+        "fail-on-threshold": "true",
+        "working-directory": ".",
+    }
+    values.update({k.replace("_", "-"): v for k, v in inputs.items()})
+    env = {f"INPUT_{k.upper()}": v for k, v in values.items()}
+    env.update(
+        GITHUB_ACTIONS="true",
+        CI="true",
+        GITHUB_REPOSITORY=REPO,
+        GITHUB_EVENT_NAME="pull_request",
+        GITHUB_EVENT_PATH=str(FIXTURES / "pull_request.json"),
+        GITHUB_WORKSPACE=str(workspace),
+        GITHUB_API_URL=github.url,
+        GITHUB_SERVER_URL="https://github.com",
+        GITHUB_RUN_ID="9100000001",
+        GITHUB_OUTPUT=str(commands / "set_output"),
+        GITHUB_STEP_SUMMARY=str(commands / "step_summary"),
+        OPENAI_API_KEY="",  # the key must come from the input
+    )
+    return env
+
+
+def outputs(env: dict[str, str]) -> dict[str, str]:
+    text = Path(env["GITHUB_OUTPUT"]).read_text()
+    blocks = re.findall(r"([\w-]+)<<(ghadelimiter_[0-9a-f-]{36})\n(.*?)\n\2\n", text, re.S)
+    return {name: value for name, _, value in blocks}
+
+
+def invoke(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Any:
+    monkeypatch.chdir(env["GITHUB_WORKSPACE"])  # the runner's --workdir /github/workspace
+    return CliRunner().invoke(cli, ["action"], env=env, catch_exceptions=False)
+
+
+def test_entrypoint__creates_then_updates_one_comment(
+    tmp_path: Path, judge: Any, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = action_env(tmp_path, judge, github)
+    first = invoke(env, monkeypatch)
+
+    assert first.exit_code == 1, first.output
+    workspace = Path(env["GITHUB_WORKSPACE"])
+    report_md = (workspace / "ground-gate-report" / "report.md").read_text()
+    report = json.loads((workspace / "ground-gate-report" / "report.json").read_text())
+    assert report["passed"] is False
+    (comment,) = github.comments[17]
+    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"
+    assert "| <details> @octo-org" not in comment["body"]  # escaped by the report, kept so
+    assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == report_md
+    assert outputs(env) == {
+        "passed": "false",
+        "report-json": "ground-gate-report/report.json",
+        "report-markdown": "ground-gate-report/report.md",
+        "scores": '{"support-bot":{"rating":0.5}}',
+        "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
+        "(support-bot rating: 0.50 is not \u2265 0.8)",
+    }
+    assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
+    assert f"::add-mask::{OPENAI_KEY}" in first.output
+    assert OPENAI_KEY not in first.output.replace(f"::add-mask::{OPENAI_KEY}", "")
+    assert all(r.headers["authorization"] == f"Bearer {OPENAI_KEY}" for r in judge.requests)
+
+    second_env = action_env(tmp_path, judge, github, fail_on_threshold="false")
+    second = invoke(second_env, monkeypatch)
+
+    assert second.exit_code == 0, second.output  # fail-on-threshold: false
+    assert [c["id"] for c in github.comments[17]] == [comment["id"]]
+    assert github.routes_called().count("POST create-comment") == 1
+    assert github.routes_called()[-1] == "PATCH update-comment"
+
+
+def test_entrypoint__fork_403_keeps_the_gates_exit_code(
+    tmp_path: Path, judge: Any, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    github.script("create-comment", 403, message="Resource not accessible by integration")
+    env = action_env(tmp_path, judge, github)
+    env["GITHUB_EVENT_PATH"] = str(FIXTURES / "pull_request_fork.json")
+
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 1, result.output
+    assert "::warning title=ground-gate::could not comment on pull request #18" in result.output
+    assert Path(env["GITHUB_STEP_SUMMARY"]).read_text().startswith("## ")
+    assert outputs(env)["passed"] == "false"
+
+
+def test_entrypoint__bad_config_exits_2_with_an_annotation(
+    tmp_path: Path, judge: Any, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    env = action_env(tmp_path, judge, github, config="missing.yml")
+
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 2, result.output
+    assert "::error title=ground-gate::" in result.output
+    assert outputs(env)["passed"] == "false"
+    assert github.requests == []
+    assert judge.requests == []
