@@ -21,7 +21,7 @@ from ground_gate.config.loader import load_config, schema_text
 from ground_gate.datasets import iter_samples
 from ground_gate.errors import GroundGateError
 from ground_gate.local.commands import models
-from ground_gate.pipeline import EXIT_ERROR, CalibrateOptions, RunOptions, execute
+from ground_gate.pipeline import EXIT_ERROR, EXIT_PASSED, CalibrateOptions, RunOptions, execute
 from ground_gate.pipeline import calibrate as calibrate_run
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -158,6 +158,59 @@ def calibrate(
     if outcome.report["incomplete"]:
         _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
     sys.exit(outcome.exit_code)
+
+
+@cli.command()
+def action() -> None:
+    """GitHub Action mode (the container's entry point): evaluate, then publish to GitHub."""
+    from ground_gate.github.action import (
+        gate_exit_code,
+        mask_secrets,
+        publish,
+        publish_artifact,
+        report_error,
+        report_paths,
+    )
+    from ground_gate.github.client import GitHubClient
+    from ground_gate.settings import Settings, judge_overrides
+
+    try:
+        settings = Settings.from_env(os.environ)
+    except GroundGateError as exc:
+        _echo_err(f"ground-gate: error: {exc}")
+        sys.exit(EXIT_ERROR)
+    mask_secrets(settings)  # before anything else is logged
+    token = settings.github_token
+    client = GitHubClient(settings.api_url, token) if token else None
+    try:
+        if settings.publish_only:  # workflow_run: publish the PR run's artifact, never evaluate
+            published = publish_artifact(settings, client=client)
+            sys.exit(gate_exit_code(settings, published.passed))
+        paths = report_paths(settings)
+        paths.directory.mkdir(parents=True, exist_ok=True)
+        os.chdir(settings.working_directory)
+        options = RunOptions(
+            config_path=settings.config,
+            output_json=paths.json,
+            output_md=paths.markdown,
+            baseline=settings.baseline,
+            judge_overrides=judge_overrides(settings),
+        )
+        outcome = execute(options, os.environ, _echo_err)
+    except GroundGateError as exc:
+        report_error(settings, str(exc))
+        _echo_err(f"ground-gate: error: {exc}")
+        sys.exit(EXIT_ERROR)
+    published = publish(
+        settings,
+        markdown=outcome.markdown,
+        report=outcome.report,
+        passed=outcome.exit_code == EXIT_PASSED,
+        client=client,
+    )
+    if outcome.exit_code == EXIT_ERROR:  # the run did not finish; publish() annotated it
+        sys.exit(EXIT_ERROR)
+    sys.exit(gate_exit_code(settings, published.passed))
 
 
 cli.add_command(models)

@@ -19,12 +19,8 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
+from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
-
-fake_openai = pytest.importorskip("tests.integration.fake_openai")
-
-if "action" not in cli.commands:  # pragma: no cover - until cli.py wires the command
-    pytest.skip("`ground-gate action` is not wired into cli.py yet", allow_module_level=True)
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 REPO = "octo-org/octo-repo"
