@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
 HUB_BASE_URL = "https://huggingface.co"
+# The hub's own variable for a mirror; respected so that a mirror set for other tools works here.
+HUB_ENDPOINT_ENV = "HF_ENDPOINT"
 
 
 @dataclass(frozen=True)
@@ -30,7 +33,8 @@ class KnownModel:
 
     @property
     def hub_url(self) -> str:
-        return f"{HUB_BASE_URL}/{self.hub_repo}/resolve/main/{self.filename}"
+        base = (os.environ.get(HUB_ENDPOINT_ENV) or HUB_BASE_URL).rstrip("/")
+        return f"{base}/{self.hub_repo}/resolve/main/{self.filename}"
 
 
 def _chunk_parts(dist_prefix: str, version: str, count: int) -> tuple[PyPIPart, ...]:

