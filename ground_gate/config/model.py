@@ -58,7 +58,8 @@ class Threshold:
 class DatasetConfig:
     name: str
     path: Path
-    fields: Mapping[str, str] = field(default_factory=dict)  # id/question/context/response -> column
+    # id / question / context / response -> the column holding it
+    fields: Mapping[str, str] = field(default_factory=dict)
     limit: int | None = None
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     line: int | None = None  # where this dataset is declared in the config, for messages
