@@ -63,6 +63,7 @@ def measure(base_url: str, model: str, samples, metrics_config, rows_at_once: in
             timeout_s=300.0,
             cache=None,
             context_tokens=CONTEXT,
+            structured="prompt",
         )
         try:
             return await run(

@@ -34,7 +34,7 @@ from ground_gate.judge.structured import (
 
 log = logging.getLogger(__name__)
 
-StructuredMode = Literal["json_schema", "json_object", "auto"]
+StructuredMode = Literal["json_schema", "json_object", "prompt", "auto"]
 
 # Bump when anything here changes what a cached completion would contain (repair wording,
 # parsing rules), so old cache entries stop matching.
@@ -143,8 +143,8 @@ class OpenAIJudge:
         self._timeout_s = timeout_s
         self._cache = cache
         self._context_tokens = context_tokens
-        self._format: Literal["json_schema", "json_object"] = (
-            "json_object" if structured == "json_object" else "json_schema"
+        self._format: Literal["json_schema", "json_object", "prompt"] = (
+            structured if structured in ("json_object", "prompt") else "json_schema"
         )
         self._may_fall_back = structured == "auto"
         self._sleep = sleep
@@ -173,8 +173,13 @@ class OpenAIJudge:
         return self._host
 
     @property
-    def structured_format(self) -> Literal["json_schema", "json_object"]:
-        """The response_format type now in use (json_object after a server rejected json_schema)."""
+    def structured_format(self) -> Literal["json_schema", "json_object", "prompt"]:
+        """The response_format type now in use (json_object after a server rejected json_schema).
+
+        "prompt": no response_format; the prompt asks for JSON and the reply is parsed
+        tolerantly and validated. llama.cpp's grammar-constrained sampling checks the whole
+        vocabulary at every token and runs 30x slower than plain generation on a CPU.
+        """
         return self._format
 
     def usage_by_purpose(self) -> dict[str, Usage]:
@@ -308,7 +313,7 @@ class OpenAIJudge:
         return arguments
 
     def _response_format(self, request: JudgeRequest) -> dict[str, Any] | None:
-        if request.json_schema is None:
+        if request.json_schema is None or self._format == "prompt":
             return None
         if self._format == "json_schema":
             return json_schema_format(request.json_schema, request.purpose)

@@ -528,3 +528,29 @@ async def test_openai_judge__chat_completions_without_v1_prefix_work(
     assert (await judge.complete(ask())).text == "Yes"
     assert server.requests[0].path == "/chat/completions"
     assert server.unscripted == 0
+
+
+async def test_openai_judge__prompt_mode_sends_no_response_format_and_still_validates():
+    from ground_gate.judge.base import ChatMessage, JudgeRequest
+    from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
+    from tests.integration.fake_openai import FakeOpenAI, completion
+
+    schema = {"type": "object", "properties": {"xs": {"type": "array"}}, "required": ["xs"]}
+    with FakeOpenAI([completion('Sure! {"xs": [1, 2]}')]) as server:
+        judge = OpenAIJudge(
+            build_openai_client("k", server.url, 5),
+            model="m",
+            max_concurrency=1,
+            max_retries=0,
+            timeout_s=5,
+            cache=None,
+            structured="prompt",
+        )
+        request = JudgeRequest(
+            (ChatMessage("user", "list"),), purpose="t", max_tokens=20, json_schema=schema
+        )
+        result = await judge.complete(request)
+        await judge.aclose()
+        assert "response_format" not in server.requests[0].body
+    assert result.data == {"xs": [1, 2]}
+    assert judge.structured_format == "prompt"
