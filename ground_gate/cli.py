@@ -8,6 +8,7 @@ traceback.
 from __future__ import annotations
 
 import os
+import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -216,5 +217,12 @@ def action() -> None:
 cli.add_command(models)
 
 
+def _stop(signum: int, frame: object) -> None:
+    """SIGTERM (a cancelled CI job) stops like Ctrl-C: the local server is stopped and the
+    rows already scored are written."""
+    raise KeyboardInterrupt
+
+
 def main() -> None:
+    signal.signal(signal.SIGTERM, _stop)
     cli(prog_name="ground-gate")
