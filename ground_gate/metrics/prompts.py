@@ -118,10 +118,11 @@ def extract_statements(question: str | None, answer: str) -> tuple[ChatMessage, 
             f"{asked}{_block('answer', answer)}\n\n"
             "Break the answer into short standalone statements of fact. Each statement "
             "states one fact made by the answer, with pronouns replaced by the names they "
-            "refer to, so it can be checked on its own. Use only what the answer says. Leave "
-            "out greetings, questions, opinions, hedges and refusals (such as 'I don't know' "
-            "or 'the documents don't say'); if the answer states no fact, return an empty "
-            'list. Reply with JSON: {"statements": ["...", "..."]}',
+            "refer to, so it can be checked on its own. Use only what the answer says; the "
+            "question is context, not a statement. Leave out greetings, questions, opinions, "
+            "hedges and refusals (such as 'I don't know' or 'the documents don't say'); if "
+            "the answer states no fact, return an empty list. "
+            'Reply with JSON: {"statements": ["...", "..."]}',
         ),
     )
 

@@ -21,6 +21,9 @@ async def extract_statements(sample: Sample, session: RowSession) -> list[str]:
     statements: list[str] = []
     for raw in completion.data["statements"]:
         statement = " ".join(str(raw).split())
+        # a question asks, it does not claim: small judges sometimes echo the user's question
+        if statement.endswith("?"):
+            continue
         if statement and statement.lower() not in seen:
             seen.add(statement.lower())
             statements.append(statement)

@@ -55,7 +55,8 @@ class SummaryAccuracy:
         questions: list[str] = []
         for raw in completion.data["questions"]:
             question = " ".join(str(raw).split())
-            if question and question not in questions:
+            # a small judge sometimes lists answers ("No") or fragments among its questions
+            if len(question.split()) >= 3 and question not in questions:
                 questions.append(question)
         return questions[:n]
 

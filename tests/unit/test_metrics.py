@@ -147,7 +147,7 @@ def athina(document_answers: dict[str, str], summary_answer: str = "Yes", questi
 
 
 async def test_summary_accuracy__agreement_hallucination_contradiction():
-    judge = athina({"Q1?": "Yes", "Q2?": "Unknown", "Q3?": "No"})
+    judge = athina({"Is it one?": "Yes", "Is it two?": "Unknown", "Is it three?": "No"})
     result = await score(
         SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
     )
@@ -159,7 +159,7 @@ async def test_summary_accuracy__agreement_hallucination_contradiction():
 
 
 async def test_summary_accuracy__divides_by_questions_actually_generated():
-    judge = athina({"Q1?": "Yes", "Q2?": "Unknown"})
+    judge = athina({"Is it one?": "Yes", "Is it two?": "Unknown"})
     result = await score(
         SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
     )
@@ -167,19 +167,20 @@ async def test_summary_accuracy__divides_by_questions_actually_generated():
 
 
 async def test_summary_accuracy__all_unknown_agrees():
-    judge = athina({"Q1?": "Unknown", "Q2?": "Unknown"}, summary_answer="Unknown")
+    judge = athina({"Is it one?": "Unknown", "Is it two?": "Unknown"}, summary_answer="Unknown")
     result = await score(SummaryAccuracy(), sample("A summary."), judge)
     assert result.scores == {"agreement": 1.0, "hallucination": 0.0, "contradiction": 0.0}
 
 
 async def test_summary_accuracy__extra_and_duplicate_questions_trimmed_to_n():
     judge = athina(
-        {"Q1?": "Yes", "Q2?": "Yes", "Q3?": "Yes"}, questions=["Q1?", "Q1?", "Q2?", "Q3?"]
+        {"Is it one?": "Yes", "Is it two?": "Yes", "Is it three?": "Yes"},
+        questions=["Is it one?", "Is it one?", "Is it two?", "Is it three?"],
     )
     result = await score(
         SummaryAccuracy(SummaryAccuracyConfig(n_questions=2)), sample("A summary."), judge
     )
-    assert [u.text for u in result.units] == ["Q1?", "Q2?"]
+    assert [u.text for u in result.units] == ["Is it one?", "Is it two?"]
 
 
 async def test_summary_accuracy__no_questions_is_no_claims():
@@ -188,7 +189,7 @@ async def test_summary_accuracy__no_questions_is_no_claims():
 
 
 async def test_summary_accuracy__questions_come_from_the_summary_only():
-    judge = athina({"Q1?": "Yes"})
+    judge = athina({"Is it one?": "Yes"})
     await score(SummaryAccuracy(), sample("A summary."), judge)
     assert SOURCE not in judge.requests[0].messages[-1].content
 
@@ -225,3 +226,21 @@ async def test_groundedness__long_document_takes_best_chunk():
     assert len(judge.requests) > 1
     assert result.units[0].detail["chunk"] == len(judge.requests) - 1
     assert result.units[0].score == pytest.approx(0.55)
+
+
+async def test_summary_accuracy__fragments_among_questions_are_dropped():
+    judge = athina({"Is it one?": "Yes"}, questions=["No", "Yes.", "Is it one?"])
+    result = await score(SummaryAccuracy(), sample("A summary."), judge)
+    assert [u.text for u in result.units] == ["Is it one?"]
+
+
+async def test_faithfulness__echoed_questions_are_not_statements():
+    def script(request: JudgeRequest) -> Completion:
+        if request.purpose.endswith("statements"):
+            return json_reply({"statements": ["When will I be paid?", "It weighs 1.2 kg."]})
+        return grader(request)
+
+    result = await score(
+        Faithfulness(), sample("It weighs 1.2 kg.", "When will I be paid?"), FakeJudge(script)
+    )
+    assert [u.text for u in result.units] == ["It weighs 1.2 kg."]
