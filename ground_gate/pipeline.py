@@ -147,7 +147,9 @@ def open_judge(
             renderer.close()
         context_tokens = config.context_tokens or 4096
         echo(f"ground-gate: starting the local judge ({path.name}) on 127.0.0.1")
-        with LocalServer(path, context_tokens=context_tokens, threads=config.threads) as server:
+        with LocalServer(
+            path, context_tokens=context_tokens, threads=config.threads, stop_timeout_s=3.0
+        ) as server:
             client = build_openai_client(LOCAL_API_KEY, server.base_url, config.timeout_s)
             info["model_file"] = path.name
             yield make(client, context_tokens), info
@@ -194,7 +196,7 @@ def score_all(
         asyncio.run(scored())
     except KeyboardInterrupt:
         result.incomplete = (
-            "interrupted (Ctrl-C); the rows scored before are kept and a re-run resumes "
+            "interrupted (Ctrl-C or SIGTERM); the rows scored before are kept and a re-run resumes "
             "from the judge cache"
         )
     finally:

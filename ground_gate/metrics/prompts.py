@@ -145,9 +145,10 @@ def generate_questions(summary: str, n: int) -> tuple[ChatMessage, ...]:
             f"{_block('summary', summary)}\n\n"
             f"Write {n} different yes/no questions that check the facts stated in the summary: "
             "names, numbers, dates, places, events and causes. Each question must be "
-            "answerable with Yes or No from the summary alone and must make sense without it. "
-            "Ask about the summary's facts only. Reply with JSON: "
-            '{"questions": ["...", "..."]}',
+            "answerable with Yes or No from the summary alone and must make sense without it, "
+            "so it starts with a word such as Is, Are, Does, Did, Was, Were, Has, Can or Will "
+            "(never What, Where, When, Who, Why, How or Which). Ask about the summary's facts "
+            'only. Reply with JSON: {"questions": ["Did ...?", "Is ...?"]}',
         ),
     )
 

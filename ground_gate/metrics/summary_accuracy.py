@@ -21,6 +21,9 @@ from ground_gate.results import MetricResult, UnitResult
 
 ANSWERS = ("yes", "no", "unknown")
 QUESTION_TOKENS_EACH = 40
+OPEN_QUESTION_WORDS = frozenset(
+    {"what", "where", "when", "who", "whom", "whose", "why", "how", "which"}
+)
 
 
 def _answer(distribution: dict[str, float]) -> str:
@@ -55,8 +58,12 @@ class SummaryAccuracy:
         questions: list[str] = []
         for raw in completion.data["questions"]:
             question = " ".join(str(raw).split())
-            # a small judge sometimes lists answers ("No") or fragments among its questions
-            if len(question.split()) >= 3 and question not in questions:
+            # a small judge sometimes lists answers ("No"), fragments, or open questions that
+            # Yes/No/Unknown cannot answer ("What is ...?")
+            words = question.split()
+            if len(words) < 3 or words[0].lower() in OPEN_QUESTION_WORDS:
+                continue
+            if question not in questions:
                 questions.append(question)
         return questions[:n]
 

@@ -244,3 +244,11 @@ async def test_faithfulness__echoed_questions_are_not_statements():
         Faithfulness(), sample("It weighs 1.2 kg.", "When will I be paid?"), FakeJudge(script)
     )
     assert [u.text for u in result.units] == ["It weighs 1.2 kg."]
+
+
+async def test_summary_accuracy__open_questions_are_dropped():
+    judge = athina(
+        {"Is it one?": "Yes"}, questions=["What is it?", "How many are there?", "Is it one?"]
+    )
+    result = await score(SummaryAccuracy(), sample("A summary."), judge)
+    assert [u.text for u in result.units] == ["Is it one?"]
