@@ -14,7 +14,7 @@ import threading
 import urllib.parse
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import IO, Any
 
 # Paths whose requests are judge calls (anything else, e.g. GET /v1/models, is not counted).
 CALL_SUFFIXES = ("/chat/completions", "/completions", "/responses", "/embeddings")
@@ -72,10 +72,24 @@ def usage_from_body(body: bytes, content_type: str) -> tuple[int, int]:
     return 0, 0
 
 
+def _json_or_text(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return data.decode("utf-8", "replace")
+
+
 class CountingProxy:
     """Forward requests to `upstream` (a base URL like http://127.0.0.1:8080/v1) and count."""
 
-    def __init__(self, upstream: str, *, timeout: float = 900.0, max_tokens: int = 0) -> None:
+    def __init__(
+        self,
+        upstream: str,
+        *,
+        timeout: float = 900.0,
+        max_tokens: int = 0,
+        trace: IO[str] | None = None,
+    ) -> None:
         parsed = urllib.parse.urlsplit(upstream)
         if parsed.scheme != "http" or not parsed.hostname:
             raise ValueError(f"upstream must be an http:// base URL, got {upstream!r}")
@@ -84,6 +98,8 @@ class CountingProxy:
         self._prefix = parsed.path.rstrip("/")
         self._timeout = timeout
         self._max_tokens = max_tokens
+        self._trace = trace
+        self.tag: str | None = None  # written into trace entries (the row being scored)
         self._lock = threading.Lock()
         self._counts = Counts()
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
@@ -106,15 +122,36 @@ class CountingProxy:
         self._server.shutdown()
         self._server.server_close()
 
-    def _record(self, path: str, status: int, body: bytes, content_type: str) -> None:
-        if not path.split("?", 1)[0].endswith(CALL_SUFFIXES):
+    @staticmethod
+    def _is_call(path: str) -> bool:
+        return path.split("?", 1)[0].endswith(CALL_SUFFIXES)
+
+    def _start(self, path: str) -> None:
+        # Counted when sent: a call the tool gave up on (its own timeout) still cost the judge.
+        if self._is_call(path):
+            with self._lock:
+                self._counts.calls += 1
+
+    def _finish(
+        self, path: str, request: bytes, status: int, body: bytes, content_type: str
+    ) -> None:
+        if not self._is_call(path):
             return
         prompt, completion = usage_from_body(body, content_type) if status < 400 else (0, 0)
         with self._lock:
-            self._counts.calls += 1
             self._counts.failed_calls += status >= 400
             self._counts.prompt_tokens += prompt
             self._counts.completion_tokens += completion
+            if self._trace is not None:
+                entry = {
+                    "tag": self.tag,
+                    "path": path,
+                    "status": status,
+                    "request": _json_or_text(request),
+                    "response": _json_or_text(body),
+                }
+                self._trace.write(json.dumps(entry) + "\n")
+                self._trace.flush()
 
     def _rewrite(self, body: bytes) -> bytes:
         """Cap generation length when asked to (off by default: tools run as they ship)."""
@@ -144,6 +181,7 @@ class CountingProxy:
                 headers = {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP}
                 if body:
                     headers["Content-Length"] = str(len(body))
+                proxy._start(self.path)
                 conn = http.client.HTTPConnection(proxy._host, proxy._port, timeout=proxy._timeout)
                 try:
                     conn.request(self.command, self.path, body=body or None, headers=headers)
@@ -157,7 +195,7 @@ class CountingProxy:
                 finally:
                     conn.close()
                 content_type = dict((k.lower(), v) for k, v in resp_headers).get("content-type", "")
-                proxy._record(self.path, status, data, content_type)
+                proxy._finish(self.path, body, status, data, content_type)
                 self.send_response(status, reason)
                 for key, value in resp_headers:
                     if key.lower() not in HOP_BY_HOP:

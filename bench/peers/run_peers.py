@@ -84,18 +84,9 @@ def judge_url(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
 
     gguf = resolve_gguf(args.gguf)
     model = args.model or gguf.stem
-    log_path = args.out_dir / f"{args.tool}.server.log"
-    with (
-        log_path.open("ab") as log,
-        llama_server(
-            gguf,
-            python=args.server_python,
-            alias=model,
-            n_ctx=args.n_ctx,
-            n_threads=args.threads,
-            log=log,
-        ) as url,
-    ):
+    with llama_server(
+        gguf, python=args.server_python, alias=model, n_ctx=args.n_ctx, n_threads=args.threads
+    ) as url:
         yield url, model
 
 
@@ -113,6 +104,9 @@ def error_text(exc: BaseException) -> str:
 
 def run(args: argparse.Namespace) -> int:
     rows = load_rows(args.rows)
+    if args.ids:
+        wanted = set(args.ids.split(","))
+        rows = [row for row in rows if row["id"] in wanted]
     if args.limit is not None:
         rows = rows[: args.limit]
     args.out_dir.mkdir(parents=True, exist_ok=True)
@@ -122,13 +116,19 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.tool}: {len(todo)} rows to score ({len(rows) - len(todo)} already in {out_path})")
     if not todo:
         return 0
+    trace_path = args.out_dir / f"{args.tool}.trace.jsonl"
     with (
+        contextlib.ExitStack() as stack,
         judge_url(args) as (upstream, model),
-        CountingProxy(upstream, timeout=args.timeout, max_tokens=args.max_tokens) as proxy,
     ):
-        scorer = build(args.tool, proxy.base_url, model, args.timeout, args.out_dir / "nltk_data")
+        trace = stack.enter_context(trace_path.open("a", encoding="utf-8")) if args.trace else None
+        proxy = stack.enter_context(
+            CountingProxy(upstream, timeout=args.timeout, max_tokens=args.max_tokens, trace=trace)
+        )
+        scorer = build(args.tool, proxy.base_url, model, args.timeout, args.out_dir)
         with out_path.open("a", encoding="utf-8") as out:
             for index, row in enumerate(todo, 1):
+                proxy.tag = row["id"]
                 before = proxy.snapshot()
                 start = time.perf_counter()
                 score: float | None = None
@@ -175,6 +175,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tool", required=True, choices=TOOLS)
     parser.add_argument("--rows", type=Path, default=DEFAULT_ROWS, help="labelled JSONL")
     parser.add_argument("--limit", type=int, default=None, help="first N rows only")
+    parser.add_argument("--ids", default=None, help="comma-separated row ids only")
     parser.add_argument("--out-dir", type=Path, default=BENCH / "out")
     judge = parser.add_mutually_exclusive_group(required=True)
     judge.add_argument("--base-url", help="running OpenAI-compatible server, e.g. .../v1")
@@ -191,6 +192,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="cap completion tokens where a tool sets none (default 0: tools run as shipped)",
     )
     parser.add_argument("--verbose", action="store_true", help="print tracebacks of failures")
+    parser.add_argument(
+        "--trace", action="store_true", help="log every judge call to <out-dir>/<tool>.trace.jsonl"
+    )
     return parser.parse_args(argv)
 
 

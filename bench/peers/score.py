@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 WORST = -math.inf
+TRACE_SUFFIX = ".trace.jsonl"  # run_peers --trace logs, not results
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,8 @@ def f1_not_grounded(pairs: Sequence[tuple[float, int]], threshold: float) -> flo
 def best_threshold(pairs: Sequence[tuple[float, int]]) -> tuple[float | None, float | None]:
     """(best balanced accuracy, lowest threshold reaching it) over every distinct real score."""
     best: tuple[float | None, float | None] = (None, None)
-    for threshold in sorted({s for s, _ in pairs if s != WORST}):
+    # Every distinct real score, and above all of them (everything "not grounded").
+    for threshold in [*sorted({s for s, _ in pairs if s != WORST}), math.inf]:
         value = balanced_accuracy(pairs, threshold)
         if value is not None and (best[0] is None or value > best[0]):
             best = (value, threshold)
@@ -193,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threshold", type=float, default=0.5)
     args = parser.parse_args(argv)
     files = args.files or sorted((Path(__file__).resolve().parent.parent / "out").glob("*.jsonl"))
+    files = [f for f in files if not f.name.endswith(TRACE_SUFFIX)]
     if not files:
         print("score: no result files", file=sys.stderr)
         return 2

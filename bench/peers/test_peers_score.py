@@ -48,6 +48,12 @@ def test_best_threshold__lowest_threshold_with_the_best_value() -> None:
     assert score.best_threshold(pairs) == (1.0, 0.6)
 
 
+def test_best_threshold__rejecting_everything_is_a_candidate() -> None:
+    # a failed grounded row can never be accepted; accepting the 0.0 row is worse than none
+    pairs = [(0.0, 0), (score.WORST, 1)]
+    assert score.best_threshold(pairs) == (0.5, float("inf"))
+
+
 def test_summarize__failures_count_as_worst_score(tmp_path: Path) -> None:
     records = [
         {"id": "a", "label": 1, "score": 1.0, "error": None, "seconds": 2, "calls": 3},

@@ -100,9 +100,14 @@ def build_trulens(base_url: str, model: str, timeout: float, nltk_dir: Path) -> 
     return score
 
 
-def build_deepeval(base_url: str, model: str, timeout: float) -> Scorer:
+def build_deepeval(base_url: str, model: str, timeout: float, cache_dir: Path) -> Scorer:
     os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "1")
     os.environ.setdefault("DEEPEVAL_DISABLE_DOTENV", "1")
+    # Its key/cache folder (created on import) defaults to ./.deepeval in the working tree.
+    os.environ.setdefault("DEEPEVAL_CACHE_FOLDER", str(cache_dir / "deepeval"))
+    # Its default budget (180 s per test case, split across retries) is sized for hosted APIs;
+    # on a CPU one long generation exceeds it. Give each attempt the same HTTP timeout.
+    os.environ.setdefault("DEEPEVAL_PER_ATTEMPT_TIMEOUT_SECONDS_OVERRIDE", str(timeout))
     from deepeval.metrics import FaithfulnessMetric
     from deepeval.models import LocalModel
     from deepeval.test_case import LLMTestCase
@@ -130,11 +135,12 @@ def build_deepeval(base_url: str, model: str, timeout: float) -> Scorer:
 TOOLS = ("ragas", "trulens", "deepeval")
 
 
-def build(tool: str, base_url: str, model: str, timeout: float, nltk_dir: Path) -> Scorer:
+def build(tool: str, base_url: str, model: str, timeout: float, work_dir: Path) -> Scorer:
+    """`work_dir` holds what a tool writes besides results (NLTK data, DeepEval's folder)."""
     if tool == "ragas":
         return build_ragas(base_url, model, timeout)
     if tool == "trulens":
-        return build_trulens(base_url, model, timeout, nltk_dir)
+        return build_trulens(base_url, model, timeout, work_dir / "nltk_data")
     if tool == "deepeval":
-        return build_deepeval(base_url, model, timeout)
+        return build_deepeval(base_url, model, timeout, work_dir)
     raise ValueError(f"unknown tool {tool!r}; expected one of {', '.join(TOOLS)}")
