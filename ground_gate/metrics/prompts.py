@@ -83,8 +83,10 @@ def statement_supported(document: str, statement: str) -> tuple[ChatMessage, ...
 def answer_from(text_tag: str, text: str, question: str) -> tuple[ChatMessage, ...]:
     """Athina question answering from ONE text (the summary or the document)."""
     task = (
-        f"Answer the question below using only the {text_tag} above. Answer Yes or No when "
-        f"the {text_tag} gives the answer; answer Unknown when it does not say.\n"
+        f"Answer the question below using only the {text_tag} above. Answer Yes when the "
+        f"{text_tag} says so. Answer No when it says otherwise, including when it gives a "
+        "different number, name, date or place than the question. Answer Unknown only when "
+        f"the {text_tag} says nothing about it.\n"
         f"{_block('question', question)}\n"
         "Answer with one word: Yes, No or Unknown."
     )
@@ -123,6 +125,22 @@ def extract_statements(question: str | None, answer: str) -> tuple[ChatMessage, 
             "hedges and refusals (such as 'I don't know' or 'the documents don't say'); if "
             "the answer states no fact, return an empty list. "
             'Reply with JSON: {"statements": ["...", "..."]}',
+        ),
+    )
+
+
+def states_facts(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
+    """Does the answer claim anything at all (as opposed to declining, greeting, asking)?"""
+    asked = f"{_block('question', question)}\n" if question else ""
+    return (
+        ChatMessage("system", SYSTEM),
+        ChatMessage(
+            "user",
+            f"{asked}{_block('answer', answer)}\n\n"
+            "Does the answer state at least one fact about the subject of the question? "
+            "Answer No if it only declines, says it does not know or cannot find the "
+            "information, greets, or asks a question.\n"
+            "Answer with one word: Yes or No.",
         ),
     )
 

@@ -5,12 +5,22 @@ from __future__ import annotations
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession
+from ground_gate.metrics.verdicts import yes_probability
 
 MAX_STATEMENT_TOKENS = 512
 
 
 async def extract_statements(sample: Sample, session: RowSession) -> list[str]:
-    """Statements the response makes; empty when it states no fact (refusal, greeting)."""
+    """Statements the response makes; empty when it states no fact (refusal, greeting).
+
+    Small judges turn "I can't find that in the documents" into a statement however the
+    extraction prompt is worded; one yes/no token first tells a refusal from an answer.
+    """
+    check = await session.ask(
+        "states_facts", prompts.states_facts(sample.question, sample.response), logprobs=True
+    )
+    if yes_probability(check) < 0.5:
+        return []
     completion = await session.ask(
         "statements",
         prompts.extract_statements(sample.question, sample.response),

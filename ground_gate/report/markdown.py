@@ -12,13 +12,18 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
+from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAMES
 from ground_gate.report.escape import cell
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
 BAD_VERDICTS = frozenset({"unsupported", "hallucinated", "contradicted"})
-DEFAULT_WORST_ROWS = 5
+DEFAULT_WORST_ROWS = 10
+ROWS_SHOWN = 50
+SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
+    metric: tuple(s for s, m in METRIC_OF_SCORE.items() if m == metric)
+    for metric in set(METRIC_OF_SCORE.values())
+}
 
 Report = Mapping[str, Any]
 
@@ -184,6 +189,40 @@ def _baseline_changes(report: Report, baseline: Report) -> list[str]:
     return out[:-1] or ["No row changed verdict since the baseline."]
 
 
+def _row_cells(row: Mapping[str, Any], scores: Sequence[str]) -> list[str]:
+    values: dict[str, str] = {}
+    for name, metric in row["metrics"].items():
+        for score, value in metric["scores"].items():
+            mark = FAIL + " " if score in row["failing"] else ""
+            values[score] = f"{mark}{value:.2f}"
+        if metric["status"] != "ok":
+            word = "error" if metric["status"] == "error" else "no claims"
+            mark = FAIL + " " if metric["status"] == "error" else ""
+            for score in SCORES_OF_METRIC.get(name, ()):
+                values[score] = f"{mark}{word}"
+    return [values.get(score, "") for score in scores]
+
+
+def _rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
+    """Every row's scores (the failing ones first when there are too many to show)."""
+    rows = list(report["rows"])
+    if not rows:
+        return []
+    if len(rows) > limit:
+        rows = sorted(rows, key=lambda r: not r["failing"])[:limit]
+    scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
+    body = [[cell(r["dataset"], 40), cell(r["id"], 80), *_row_cells(r, scores)] for r in rows]
+    table = tabulate(
+        body, headers=["dataset", "row", *scores], tablefmt="github", disable_numparse=True
+    )
+    shown = (
+        f"{len(rows)} of {len(report['rows'])}"
+        if len(rows) < len(report["rows"])
+        else str(len(rows))
+    )
+    return [f"<details><summary>Rows ({shown})</summary>", "", table, "", "</details>"]
+
+
 def _score_details(report: Report) -> list[str]:
     rows = []
     for e in report["scores"]:
@@ -271,6 +310,7 @@ def render_markdown(
     worst = _worst_rows(report, worst_rows)
     if worst:
         parts += [*worst, ""]
+    parts += [*_rows_table(report), ""]
     parts += [*_score_details(report), ""]
     parts += _usage(report)
     return "\n".join(parts) + "\n"

@@ -66,6 +66,8 @@ def grade(body: Any) -> Reply:
         answer = _inner("answer", prompt)
         statements = [s.strip() + "." for s in answer.split(".") if s.strip()]
         return completion(json.dumps({"statements": statements}))
+    if "state at least one fact" in prompt:
+        return _one_token("Yes", 0.9, "No")
     if "yes/no questions" in prompt:
         return completion(json.dumps({"questions": ["Is Mars mentioned?", "Is it free?"]}))
     if "Copy, word for word" in prompt:

@@ -30,10 +30,11 @@ async def score(metric, s: Sample, judge: FakeJudge):
 def grader(request: JudgeRequest) -> Completion:
     """Supported iff the unit mentions 1.2 kg or 10 hours; statements are the sentences."""
     step = request.purpose.split(".")[1]
+    if step == "states_facts":
+        refusal = "sorry" in unit_of(request, "answer").lower()
+        return said("No" if refusal else "Yes", **{"No": 0.8, "Yes": 0.2} if refusal else {"Yes": 0.9, "No": 0.1})
     if step == "statements":
         answer = unit_of(request, "answer")
-        if "sorry" in answer.lower():
-            return json_reply({"statements": []})
         return json_reply(
             {"statements": [s.strip() + "." for s in answer.split(". ") if s.strip()]}
         )
@@ -74,7 +75,7 @@ async def test_groundedness__claim_unit_refusal_is_no_claims_not_zero():
     result = await score(metric, sample("I'm sorry, I can't find that."), judge)
     assert result.status == "no_claims"
     assert result.scores == {}
-    assert judge.purposes() == ["groundedness.statements"]
+    assert judge.purposes() == ["groundedness.states_facts"]
 
 
 async def test_groundedness__empty_response_has_no_claims():
@@ -115,6 +116,8 @@ async def test_faithfulness__malformed_verdict_raises_judge_error():
     def script(request: JudgeRequest) -> Completion:
         if request.purpose.endswith("statements"):
             return json_reply({"statements": ["It is red."]})
+        if request.purpose.endswith("states_facts"):
+            return said("Yes", Yes=1.0)
         return Completion(text="I think so")
 
     with pytest.raises(JudgeError):
