@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/setup.sh local,dev
+# the e2e tests judge with the 1.5B model; the local-server test uses the 0.5B one
+.venv/bin/ground-gate models pull qwen2.5-coder-1.5b >/dev/null
 .venv/bin/ground-gate models pull qwen2.5-coder-0.5b >/dev/null
 
 .venv/bin/ruff check ground_gate tests bench

@@ -71,5 +71,5 @@ class Groundedness:
         completion = await session.ask(
             "evidence", prompts.quote_evidence(chunk, text), max_tokens=EVIDENCE_TOKENS
         )
-        quote = " ".join(completion.text.split()).strip("\"' ")
+        quote = " ".join(prompts.strip_tags(completion.text).split()).strip("\"' ")
         return quote or NOTHING_FOUND

@@ -26,11 +26,17 @@ SYSTEM = (
 
 _TAGS = ("document", "answer", "question", "sentence", "statement", "summary")
 _TAG_RE = re.compile(r"<(/?)\s*(" + "|".join(_TAGS) + r")\b", re.IGNORECASE)
+_WHOLE_TAG_RE = re.compile(r"</?\s*(?:" + "|".join(_TAGS) + r")\s*>", re.IGNORECASE)
 
 
 def defuse(text: str) -> str:
     """Make dataset text unable to close or open one of our tags."""
     return _TAG_RE.sub(lambda m: f"\u2039{m.group(1)}{m.group(2)}", text)
+
+
+def strip_tags(text: str) -> str:
+    """Judges sometimes echo our tags around a quote; they are not part of it."""
+    return _WHOLE_TAG_RE.sub("", text)
 
 
 def _block(tag: str, text: str) -> str:

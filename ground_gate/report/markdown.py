@@ -144,9 +144,9 @@ def _unit_lines(row: Mapping[str, Any], limit: int = 3) -> list[str]:
 
 def _scores_text(row: Mapping[str, Any]) -> str:
     parts = []
-    for metric in row["metrics"].values():
+    for name, metric in row["metrics"].items():
         if metric["status"] != "ok":
-            parts.append(metric["status"])
+            parts.append(f"{name} {metric['status'].replace('_', ' ')}")
         parts.extend(f"{k} {v:.2f}" for k, v in metric["scores"].items())
     return ", ".join(parts)
 
