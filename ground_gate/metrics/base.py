@@ -111,6 +111,20 @@ async def best_over_chunks(
     return best
 
 
+async def best_support(
+    session: RowSession,
+    sample: Sample,
+    unit_chars: int,
+    judge_one: Callable[[str], Awaitable[T]],
+    key: Callable[[T], float],
+) -> tuple[T, int, str]:
+    """Judge one unit against the row's document, chunked to the judge's context when it
+    is too long; the best result, its chunk's index and the chunk."""
+    chunks = chunk_document(sample.source_text, session.judge.context_tokens, unit_chars)
+    result, index = await best_over_chunks(chunks, judge_one, key)
+    return result, index, chunks[index]
+
+
 class Metric(Protocol):
     @property
     def name(self) -> str: ...

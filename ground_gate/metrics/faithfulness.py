@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.metrics.verdicts import yes_probability
 from ground_gate.results import MetricResult, UnitResult
@@ -36,15 +36,15 @@ class Faithfulness:
         )
 
     async def _unit(self, sample: Sample, statement: str, session: RowSession) -> UnitResult:
-        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(statement))
-
         async def verdict(chunk: str) -> float:
             completion = await session.ask(
                 "verdict", prompts.statement_supported(chunk, statement), logprobs=True
             )
             return yes_probability(completion)
 
-        p_yes, chunk_index = await best_over_chunks(chunks, verdict, key=lambda p: p)
+        p_yes, chunk_index, _ = await best_support(
+            session, sample, len(statement), verdict, key=lambda p: p
+        )
         supported = p_yes >= 0.5
         return UnitResult(
             text=statement,

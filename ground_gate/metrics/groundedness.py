@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.metrics.verdicts import expected_rating
 from ground_gate.results import MetricResult, UnitResult
@@ -46,19 +46,19 @@ class Groundedness:
         )
 
     async def _unit(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
-        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(text))
-
         async def rate(chunk: str) -> float:
             completion = await session.ask(
                 "rate", prompts.rate_sentence(chunk, text), max_tokens=2, logprobs=True
             )
             return expected_rating(completion, 0, 10) / 10
 
-        value, chunk_index = await best_over_chunks(chunks, rate, key=lambda v: v)
+        value, chunk_index, chunk = await best_support(
+            session, sample, len(text), rate, key=lambda v: v
+        )
         evidence = None
         wanted = self.config.evidence
         if wanted == "all" or (wanted == "unsupported" and value < SUPPORTED_AT):
-            evidence = await self._evidence(chunks[chunk_index], text, session)
+            evidence = await self._evidence(chunk, text, session)
         return UnitResult(
             text=text,
             score=round(value, 4),

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.verdicts import expected_rating
 from ground_gate.results import MetricResult, UnitResult
 
@@ -21,7 +21,6 @@ class Rating:
 
     async def score(self, sample: Sample, plan: None, session: RowSession) -> MetricResult:
         unit_chars = len(sample.response) + len(sample.question or "")
-        chunks = chunk_document(sample.source_text, session.judge.context_tokens, unit_chars)
 
         async def rate(chunk: str) -> float:
             completion = await session.ask(
@@ -31,7 +30,9 @@ class Rating:
             )
             return expected_rating(completion, 1, 5)
 
-        value, chunk_index = await best_over_chunks(chunks, rate, key=lambda v: v)
+        value, chunk_index, _ = await best_support(
+            session, sample, unit_chars, rate, key=lambda v: v
+        )
         unit = UnitResult(
             text=sample.response,
             score=round((value - 1) / 4, 4),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import SummaryAccuracyConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, best_over_chunks, chunk_document
+from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.verdicts import choice_distribution
 from ground_gate.results import MetricResult, UnitResult
 
@@ -120,8 +120,6 @@ class SummaryAccuracy:
     async def _from_document(
         self, sample: Sample, question: str, session: RowSession
     ) -> tuple[dict[str, float], int]:
-        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(question))
-
         async def answer(chunk: str) -> dict[str, float]:
             completion = await session.ask(
                 "answer_document", prompts.answer_from("document", chunk, question), logprobs=True
@@ -129,4 +127,7 @@ class SummaryAccuracy:
             return choice_distribution(completion, ANSWERS)
 
         # The most definite chunk wins: a chunk that answers beats chunks that don't know.
-        return await best_over_chunks(chunks, answer, key=lambda d: 1 - d["unknown"])
+        distribution, index, _ = await best_support(
+            session, sample, len(question), answer, key=lambda d: 1 - d["unknown"]
+        )
+        return distribution, index
