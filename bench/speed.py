@@ -4,9 +4,13 @@ One llama.cpp server, one model, the same rows, no judge cache. For each metric 
 rows run one at a time (a row's calls are back to back, so the server reuses the document's
 KV cache between them). Then all metrics together twice in the same run: once row by row
 (prefix reuse) and once with rows interleaved, so consecutive calls come from different rows
-and every call evaluates its whole prompt ("without prefix reuse").
+and every call evaluates its whole prompt ("without prefix reuse"). The comparison only
+means something for rows whose documents differ and are long: rows that share one document
+reuse it even when interleaved.
 
     .venv/bin/python bench/speed.py --model qwen2.5-coder-1.5b --data examples/demo/demo.jsonl
+    .venv/bin/python bench/speed.py --reuse-only --limit 2 \
+        --data ../shared/datasets/dev_mini.jsonl --out bench/out/reuse.json
 """
 
 from __future__ import annotations
@@ -101,6 +105,11 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--n-questions", type=int, default=4)
     parser.add_argument("--out", type=Path, default=Path("bench/out/speed.json"))
+    parser.add_argument(
+        "--reuse-only",
+        action="store_true",
+        help="only the prefix-reuse comparison (use rows with distinct, long documents)",
+    )
     args = parser.parse_args()
 
     samples = load_samples(DatasetConfig(name="bench", path=args.data))[: args.limit]
@@ -109,6 +118,8 @@ def main() -> None:
     with LocalServer(path, context_tokens=CONTEXT) as server:
         measure(server.base_url, args.model, samples[:1], metric_configs(1)["rating"], 1)  # warm up
         for name, config in metric_configs(args.n_questions).items():
+            if args.reuse_only:
+                break
             results[name] = summary(measure(server.base_url, args.model, samples, config, 1))
             print(name, results[name], flush=True)
         every = MetricsConfig(
