@@ -89,7 +89,13 @@ def grade(body: Any) -> Reply:
 
 
 def write_project(
-    root: Path, url: str, *, on_error: str = "fail", retries: int = 2, rows=ROWS
+    root: Path,
+    url: str,
+    *,
+    on_error: str = "fail",
+    retries: int = 2,
+    rows=ROWS,
+    concurrency: int = 4,
 ) -> Path:
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config = root / "gate.yml"
@@ -102,7 +108,7 @@ judge:
   api_key_env: FAKE_KEY
   max_retries: {retries}
   timeout_s: 5
-  max_concurrency: 4
+  max_concurrency: {concurrency}
   cache_dir: {root / "cache"}
 datasets:
   - {{name: support, path: rows.jsonl}}

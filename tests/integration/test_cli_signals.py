@@ -15,7 +15,7 @@ from tests.integration.test_cli_run import grade, write_project
 
 def test_run__sigterm_writes_the_rows_scored_so_far_and_exits_2(tmp_path):
     def slow_after_first_row(body: Any) -> Reply:
-        if "good-1" not in json.dumps(body) and "1.2 kg" not in json.dumps(body):
+        if "1.2 kg" not in json.dumps(body):
             time.sleep(0.5)
         return grade(body)
 
@@ -27,7 +27,8 @@ def test_run__sigterm_writes_the_rows_scored_so_far_and_exits_2(tmp_path):
         for i in range(20)
     ]  # fmt: skip
     with FakeOpenAI(handler=slow_after_first_row) as server:
-        config = write_project(tmp_path, server.url, rows=rows)
+        # one row at a time: the fast first row is finished long before the 25th request
+        config = write_project(tmp_path, server.url, rows=rows, concurrency=1)
         report = tmp_path / "report.json"
         process = subprocess.Popen(
             [sys.executable, "-c", "from ground_gate.cli import main; main()",
@@ -38,7 +39,7 @@ def test_run__sigterm_writes_the_rows_scored_so_far_and_exits_2(tmp_path):
             text=True,
         )  # fmt: skip
         deadline = time.monotonic() + 30
-        while server.request_count < 12 and time.monotonic() < deadline:
+        while server.request_count < 25 and time.monotonic() < deadline:
             time.sleep(0.05)
         process.send_signal(signal.SIGTERM)
         _, stderr = process.communicate(timeout=30)
