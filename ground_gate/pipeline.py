@@ -279,6 +279,20 @@ def _agreements(
     return out
 
 
+def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]:
+    """One labelled row's scores, for side-by-side comparisons with other tools."""
+    metrics = {m.metric: m for m in row.metrics} if row else {}
+    return {
+        "group": item.group,
+        "id": item.sample.id,
+        "label": item.label,
+        "seconds": row.seconds if row else None,
+        "status": {name: m.status for name, m in metrics.items()},
+        "scores": {k: v for m in metrics.values() for k, v in m.scores.items()},
+        "usage": {name: m.usage.as_dict() for name, m in metrics.items()},
+    }
+
+
 def calibrate(
     options: CalibrateOptions, env: Mapping[str, str], echo: Callable[[str], None]
 ) -> Outcome:
@@ -303,6 +317,9 @@ def calibrate(
     report = calibration_report.as_json(by_group, usage, len(result.rows), result.seconds)
     report["judge"] = info
     report["incomplete"] = result.incomplete
+    report["rows_scored"] = [
+        _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
+    ]
     if options.output_json:
         _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     if options.output_md:

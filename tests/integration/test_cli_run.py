@@ -269,5 +269,8 @@ def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
     figures = {a["score"]: a for a in report["groups"]["set"]}
     assert figures["groundedness"]["auc"] == 1.0
     assert figures["groundedness"]["best_balanced_accuracy"] == 1.0
+    per_row = {r["id"]: r for r in report["rows_scored"]}
+    assert per_row["b0"]["label"] == 0 and per_row["b0"]["scores"]["faithfulness"] == 0.0
+    assert per_row["g0"]["status"]["rating"] == "ok" and per_row["g0"]["scores"]["rating"] > 0.9
     assert figures["faithfulness"]["type_auc"] == {"baseless": 1.0}
     assert "### set" in result.stdout and "suggested threshold" in result.stdout
