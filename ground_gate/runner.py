@@ -82,7 +82,8 @@ async def run(
 ) -> RunResult:
     """Score every (dataset name, samples) pair; fill and return `result`."""
     result = result if result is not None else RunResult()
-    result.total = sum(len(samples) for _, samples in work)
+    pairs = [(name, sample) for name, samples in work for sample in samples]
+    result.total = len(pairs)
     started = time.monotonic()
     gate = asyncio.Semaphore(row_concurrency)
     stop = asyncio.Event()
@@ -103,15 +104,11 @@ async def run(
                 progress(len(result.rows), result.total)
 
     try:
-        await asyncio.gather(*(one(name, s) for name, s in _pairs(work)))
+        await asyncio.gather(*(one(name, s) for name, s in pairs))
     finally:
-        order = {(name, s.id): i for i, (name, s) in enumerate(_pairs(work))}
+        order = {(name, s.id): i for i, (name, s) in enumerate(pairs)}
         result.rows.sort(key=lambda r: order.get((r.dataset, r.sample_id), len(order)))
         result.seconds = round(time.monotonic() - started, 3)
         if result.incomplete is None and len(result.rows) < result.total:
             result.incomplete = "interrupted"
     return result
-
-
-def _pairs(work: Sequence[tuple[str, Sequence[Sample]]]) -> list[tuple[str, Sample]]:
-    return [(name, sample) for name, samples in work for sample in samples]
