@@ -290,6 +290,7 @@ def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]
         "status": {name: m.status for name, m in metrics.items()},
         "scores": {k: v for m in metrics.values() for k, v in m.scores.items()},
         "usage": {name: m.usage.as_dict() for name, m in metrics.items()},
+        "cost": {name: m.cost.as_dict() for name, m in metrics.items()},
     }
 
 
@@ -310,11 +311,11 @@ def calibrate(
     }
     if len(groups) > 1:
         by_group["all"] = _agreements(config, metrics, labelled, rows)
-    usage = result.usage_by_metric()
+    usage, cost = result.usage_by_metric(), result.cost_by_metric()
     markdown = calibration_report.render(
-        by_group, usage, len(result.rows), result.seconds, info["model"]
+        by_group, cost, usage, len(result.rows), result.seconds, info["model"]
     )
-    report = calibration_report.as_json(by_group, usage, len(result.rows), result.seconds)
+    report = calibration_report.as_json(by_group, cost, usage, len(result.rows), result.seconds)
     report["judge"] = info
     report["incomplete"] = result.incomplete
     report["rows_scored"] = [

@@ -38,6 +38,7 @@ class MetricResult:
     units: tuple[UnitResult, ...] = ()
     error: str | None = None
     usage: Usage = field(default_factory=Usage)
+    cost: Usage = field(default_factory=Usage)
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,14 @@ class RunResult:
                 usage.setdefault(metric.metric, Usage()).add(metric.usage)
         return usage
 
+    def cost_by_metric(self) -> dict[str, Usage]:
+        """What the scores cost when computed, cache hits included (see Completion.cost)."""
+        cost: dict[str, Usage] = {}
+        for row in self.rows:
+            for metric in row.metrics:
+                cost.setdefault(metric.metric, Usage()).add(metric.cost)
+        return cost
+
 
 async def score_row(
     dataset: str, sample: Sample, metrics: Sequence[Metric], judge: Judge
@@ -68,7 +76,7 @@ async def score_row(
 
 
 def _error(metric: Metric, session: RowSession, exc: Exception) -> MetricResult:
-    return MetricResult(metric.name, "error", error=str(exc), usage=session.usage)
+    return session.result("error", error=str(exc))
 
 
 async def run(

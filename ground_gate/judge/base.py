@@ -46,6 +46,8 @@ class Usage:
     retries: int = 0
     parse_failures: int = 0
     seconds: float = 0.0
+    # Cache hits whose original cost was not recorded (entries written before costs were).
+    unrecorded: int = 0
 
     def add(self, other: Usage) -> None:
         self.calls += other.calls
@@ -56,9 +58,23 @@ class Usage:
         self.retries += other.retries
         self.parse_failures += other.parse_failures
         self.seconds += other.seconds
+        self.unrecorded += other.unrecorded
 
     def as_dict(self) -> dict[str, float | int]:
         return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, raw: object) -> Usage | None:
+        """A Usage from `as_dict()` output, or None when `raw` is not one."""
+        if not isinstance(raw, dict):
+            return None
+        values: dict[str, float | int] = {}
+        for name, default in cls().__dict__.items():
+            value = raw.get(name, default)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                return None
+            values[name] = type(default)(value)
+        return cls(**values)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True)
@@ -68,6 +84,10 @@ class Completion:
     top_logprobs: one mapping per generated token, token text -> natural-log probability,
         empty when the server gave none.
     data: the parsed JSON value when the request had a json_schema.
+    usage: what this call spent now (a cache hit spends nothing but counts as a hit).
+    cost: what producing the completion spent when it was made, cache hits included, so a
+        resumed run still reports the true cost per row; None when a cache entry predates
+        cost recording.
     cached: served from the on-disk cache (no call was made).
     """
 
@@ -75,6 +95,7 @@ class Completion:
     top_logprobs: tuple[Mapping[str, float], ...] = ()
     data: Any = None
     usage: Usage = field(default_factory=Usage)
+    cost: Usage | None = None
     cached: bool = False
 
 

@@ -454,6 +454,7 @@ class OpenAIJudge:
             top_logprobs=tuple(dict(item) for item in raw_top),
             data=data if request.json_schema is not None else None,
             usage=Usage(cache_hits=1),
+            cost=Usage.from_dict(entry.get("usage")),
             cached=True,
         )
 
@@ -464,6 +465,7 @@ class OpenAIJudge:
             "text": completion.text,
             "top_logprobs": [dict(item) for item in completion.top_logprobs],
             "data": completion.data,
+            "usage": completion.usage.as_dict(),
         }
         try:
             self._cache.put(key, entry)

@@ -9,13 +9,13 @@ document-first calls then run back to back and the server evaluates the document
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, Usage
-from ground_gate.results import MetricResult
+from ground_gate.results import MetricResult, Status, UnitResult
 from ground_gate.text import split_sentences
 
 T = TypeVar("T")
@@ -28,7 +28,10 @@ PROMPT_OVERHEAD_TOKENS = 600
 
 @dataclass
 class RowSession:
-    """A judge bound to one (row, metric): accounts the metric's usage.
+    """A judge bound to one (row, metric): accounts the metric's usage and cost.
+
+    `usage` is what this run spent; `cost` is what the completions cost when they were made,
+    cache hits included (see `Completion.cost`).
 
     `memo` is shared by all metrics of one row, so a request two metrics make alike (the
     statement extraction of faithfulness and of groundedness by claim) is made once.
@@ -37,6 +40,7 @@ class RowSession:
     judge: Judge
     metric: str
     usage: Usage = field(default_factory=Usage)
+    cost: Usage = field(default_factory=Usage)
     memo: dict[tuple[Any, ...], Completion] = field(default_factory=dict)
 
     async def ask(
@@ -61,8 +65,32 @@ class RowSession:
             return self.memo[key]
         completion = await self.judge.complete(request)
         self.usage.add(completion.usage)
+        if completion.cost is not None:
+            self.cost.add(completion.cost)
+        elif completion.cached:
+            self.cost.unrecorded += 1
+        else:
+            self.cost.add(completion.usage)
         self.memo[key] = completion
         return completion
+
+    def result(
+        self,
+        status: Status,
+        scores: Mapping[str, float] | None = None,
+        units: Sequence[UnitResult] = (),
+        error: str | None = None,
+    ) -> MetricResult:
+        """The metric's result for this row, carrying the session's usage and cost."""
+        return MetricResult(
+            self.metric,
+            status,
+            dict(scores or {}),
+            tuple(units),
+            error=error,
+            usage=self.usage,
+            cost=self.cost,
+        )
 
 
 def chunk_document(text: str, context_tokens: int | None, unit_chars: int = 0) -> list[str]:

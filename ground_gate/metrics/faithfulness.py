@@ -27,13 +27,11 @@ class Faithfulness:
 
     async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
         if not plan:
-            return MetricResult(self.name, "no_claims", usage=session.usage)
+            return session.result("no_claims")
         units = await asyncio.gather(*(self._unit(sample, st, session) for st in plan))
         supported_count = sum(1 for u in units if u.score)
         score = supported_count / len(units)
-        return MetricResult(
-            self.name, "ok", {"faithfulness": round(score, 4)}, tuple(units), usage=session.usage
-        )
+        return session.result("ok", {"faithfulness": round(score, 4)}, tuple(units))
 
     async def _unit(self, sample: Sample, statement: str, session: RowSession) -> UnitResult:
         async def verdict(chunk: str) -> float:

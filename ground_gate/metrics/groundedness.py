@@ -38,12 +38,10 @@ class Groundedness:
 
     async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
         if not plan:
-            return MetricResult(self.name, "no_claims", usage=session.usage)
+            return session.result("no_claims")
         units = await asyncio.gather(*(self._unit(sample, t, session) for t in plan))
         mean = sum(u.score or 0.0 for u in units) / len(units)
-        return MetricResult(
-            self.name, "ok", {"groundedness": round(mean, 4)}, tuple(units), usage=session.usage
-        )
+        return session.result("ok", {"groundedness": round(mean, 4)}, tuple(units))
 
     async def _unit(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         async def rate(chunk: str) -> float:

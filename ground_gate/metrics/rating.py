@@ -39,6 +39,4 @@ class Rating:
             verdict=f"{value:.1f}/5",
             detail={"rating_1_5": round(value, 3), "chunk": chunk_index},
         )
-        return MetricResult(
-            self.name, "ok", {"rating": unit.score or 0.0}, (unit,), usage=session.usage
-        )
+        return session.result("ok", {"rating": unit.score or 0.0}, (unit,))

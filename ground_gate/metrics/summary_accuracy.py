@@ -69,7 +69,7 @@ class SummaryAccuracy:
 
     async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
         if not plan:
-            return MetricResult(self.name, "no_claims", usage=session.usage)
+            return session.result("no_claims")
         # Document answers first: they share the document prefix with the other metrics.
         from_document = await asyncio.gather(
             *(self._from_document(sample, q, session) for q in plan)
@@ -105,7 +105,7 @@ class SummaryAccuracy:
             "hallucination": round(counts["hallucinated"] / asked, 4),
             "contradiction": round(counts["contradicted"] / asked, 4),
         }
-        return MetricResult(self.name, "ok", scores, tuple(units), usage=session.usage)
+        return session.result("ok", scores, tuple(units))
 
     async def _from_summary(
         self, sample: Sample, question: str, session: RowSession

@@ -47,34 +47,46 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
-def cost_table(usage: Mapping[str, Usage], rows: int, seconds: float) -> str:
+def cost_table(
+    cost: Mapping[str, Usage], usage: Mapping[str, Usage], rows: int, seconds: float
+) -> str:
+    """Per-row cost of the scores as computed (cache hits count what they cost when made),
+    beside what this run itself called, so a resumed run still shows the true cost."""
     body = []
-    for metric, u in sorted(usage.items()):
+    for metric, c in sorted(cost.items()):
+        now = usage.get(metric, Usage())
         body.append(
             [
                 metric,
-                f"{u.calls / rows:.1f}",
-                f"{u.prompt_tokens / rows:.0f}",
-                f"{u.completion_tokens / rows:.0f}",
-                f"{u.seconds / rows:.1f}",
-                f"{u.cache_hits}",
+                f"{c.calls / rows:.1f}",
+                f"{c.prompt_tokens / rows:.0f}",
+                f"{c.completion_tokens / rows:.0f}",
+                f"{c.seconds / rows:.1f}",
+                f"{c.retries + c.parse_failures}",
+                f"{now.calls} / {now.cache_hits}",
             ]
         )
     headers = [
-        "metric",
-        "calls/row",
-        "prompt tok/row",
-        "completion tok/row",
-        "judge s/row",
-        "cache hits",
-    ]
+        "metric", "calls/row", "prompt tok/row", "completion tok/row", "judge s/row",
+        "retries + repairs", "this run: calls / cache hits",
+    ]  # fmt: skip
     table = tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
-    per_row = seconds / max(rows, 1)
-    return f"{table}\n\nWall time {seconds:.1f} s for {rows} row(s): {per_row:.1f} s/row."
+    rows = max(rows, 1)
+    notes = [
+        f"Wall time of this run {seconds:.1f} s for {rows} row(s): {seconds / rows:.1f} s/row."
+    ]
+    unrecorded = sum(c.unrecorded for c in cost.values())
+    if unrecorded:
+        notes.append(
+            f"{unrecorded} cache hit(s) predate cost recording and count as free: "
+            "the per-row figures are low; re-run with --no-cache to measure them."
+        )
+    return table + "\n\n" + "\n".join(notes)
 
 
 def render(
     groups: Mapping[str, Sequence[Agreement]],
+    cost: Mapping[str, Usage],
     usage: Mapping[str, Usage],
     rows: int,
     seconds: float,
@@ -83,16 +95,21 @@ def render(
     parts = [f"## ground-gate calibration ({rows} labelled rows, judge `{model}`)", ""]
     for group, agreements in groups.items():
         parts += [f"### {group}", "", agreement_table(agreements), ""]
-    parts += ["### Cost", "", cost_table(usage, rows, seconds), ""]
+    parts += ["### Cost", "", cost_table(cost, usage, rows, seconds), ""]
     return "\n".join(parts)
 
 
 def as_json(
-    groups: Mapping[str, Sequence[Agreement]], usage: Mapping[str, Usage], rows: int, seconds: float
+    groups: Mapping[str, Sequence[Agreement]],
+    cost: Mapping[str, Usage],
+    usage: Mapping[str, Usage],
+    rows: int,
+    seconds: float,
 ) -> dict[str, Any]:
     return {
         "rows": rows,
         "seconds": seconds,
         "groups": {g: [asdict(a) for a in agreements] for g, agreements in groups.items()},
+        "cost": {m: u.as_dict() for m, u in sorted(cost.items())},
         "usage": {m: u.as_dict() for m, u in sorted(usage.items())},
     }

@@ -274,3 +274,21 @@ def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
     assert per_row["g0"]["status"]["rating"] == "ok" and per_row["g0"]["scores"]["rating"] > 0.9
     assert figures["faithfulness"]["type_auc"] == {"baseless": 1.0}
     assert "### set" in result.stdout and "suggested threshold" in result.stdout
+
+    # Resumed from the cache: no call is made, and the cost per row is still the real one.
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        again = CliRunner().invoke(
+            cli,
+            ["calibrate", "-c", str(config), "--labels", str(labels), "--output-json", str(out)],
+            env={"FAKE_KEY": "k"},
+        )
+        assert server.request_count == 0
+    assert again.exit_code == 0, again.output
+    resumed = json.loads(out.read_text(encoding="utf-8"))
+    for metric, cost in report["cost"].items():
+        assert cost["calls"] > 0
+        assert resumed["usage"][metric]["calls"] == 0
+        assert resumed["cost"][metric]["calls"] == cost["calls"]
+        assert resumed["cost"][metric]["completion_tokens"] == cost["completion_tokens"]
+    assert "count as free" not in again.stdout

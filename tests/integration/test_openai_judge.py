@@ -463,6 +463,22 @@ async def test_openai_judge__a_rerun_with_the_cache_makes_no_requests(
     ]
     assert second[0].usage == Usage(cache_hits=1)
     assert second_judge.usage_by_purpose()["test"] == Usage(cache_hits=2)
+    # A hit still says what the completion cost when it was made.
+    assert [c.cost for c in second] == [c.usage for c in first]
+    assert second[0].cost is not None and second[0].cost.calls == 1
+
+
+async def test_openai_judge__a_cache_entry_without_a_recorded_cost_is_still_a_hit(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    cache = JudgeCache(tmp_path)
+    server.push(completion("Yes"))
+    await make_judge(server.url, cache=cache).complete(ask())
+    [entry] = [p for p in tmp_path.rglob("*.json")]
+    entry.write_text('{"text": "Yes", "top_logprobs": [], "data": null}')
+    result = await make_judge(server.url, cache=cache).complete(ask())
+    assert (result.text, result.cached, result.cost) == ("Yes", True, None)
+    assert server.request_count == 1
 
 
 async def test_openai_judge__changed_inputs_miss_the_cache(
@@ -493,7 +509,10 @@ async def test_openai_judge__a_corrupted_cache_entry_is_ignored_and_rewritten(
     result = await again.complete(ask())
     assert (result.text, result.cached) == ("Yes", False)
     assert server.request_count == 2
-    assert cache.get(entry.stem) == {"text": "Yes", "top_logprobs": [], "data": None}
+    stored = cache.get(entry.stem)
+    assert stored is not None
+    assert (stored["text"], stored["top_logprobs"], stored["data"]) == ("Yes", [], None)
+    assert stored["usage"]["calls"] == 1
 
 
 async def test_openai_judge__a_cached_entry_that_breaks_the_schema_is_ignored(

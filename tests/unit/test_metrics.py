@@ -5,7 +5,7 @@ import pytest
 from ground_gate.config.model import GroundednessConfig, SummaryAccuracyConfig
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
-from ground_gate.judge.base import Completion, JudgeRequest, Usage
+from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.base import chunk_document
 from ground_gate.metrics.faithfulness import Faithfulness
@@ -268,3 +268,28 @@ def test_prompts__dataset_text_cannot_close_our_tags_and_echoed_tags_are_strippe
     assert content.count("</answer>") == 1
     assert defuse("x</Document >y") == "x\u2039/Document >y"
     assert strip_tags("<document> A quote. </document>") == " A quote. "
+
+
+async def test_row_session__cost_counts_cache_hits_at_their_recorded_cost():
+    recorded = Usage(calls=1, prompt_tokens=100, completion_tokens=5, seconds=2.0)
+    replies = iter(
+        [
+            Completion(text="Yes", usage=Usage(calls=1, prompt_tokens=90)),  # fresh
+            Completion(text="Yes", usage=Usage(cache_hits=1), cost=recorded, cached=True),
+            Completion(text="Yes", usage=Usage(cache_hits=1), cached=True),  # cost unknown
+        ]
+    )
+    session = RowSession(FakeJudge(lambda request: next(replies)), "rating", memo={})
+    for text in ("a", "b", "c", "a"):  # the second "a" is a memo hit: no call, no cost
+        await session.ask("rate", (ChatMessage("user", text),))
+    assert (session.usage.calls, session.usage.cache_hits) == (1, 3)
+    assert (session.cost.calls, session.cost.prompt_tokens, session.cost.unrecorded) == (2, 190, 1)
+    assert session.result("ok", {"rating": 1.0}).cost == session.cost
+
+
+def test_usage__from_dict_round_trips_and_rejects_what_is_not_a_usage():
+    usage = Usage(calls=2, prompt_tokens=10, seconds=1.5)
+    assert Usage.from_dict(usage.as_dict()) == usage
+    assert Usage.from_dict({"calls": 3}) == Usage(calls=3)
+    for bad in (None, [], {"calls": "3"}, {"calls": -1}, {"seconds": True}):
+        assert Usage.from_dict(bad) is None

@@ -148,6 +148,7 @@ def test_build_report__json_shape():
             "retries": 2,
             "parse_failures": 0,
             "seconds": 0.0,
+            "unrecorded": 0,
         },
     }
     groundedness = next(e for e in r["scores"] if e["score"] == "groundedness")
