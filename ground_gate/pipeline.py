@@ -291,6 +291,12 @@ def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]
         "scores": {k: v for m in metrics.values() for k, v in m.scores.items()},
         "usage": {name: m.usage.as_dict() for name, m in metrics.items()},
         "cost": {name: m.cost.as_dict() for name, m in metrics.items()},
+        "units": {
+            name: [
+                {"score": u.score, "verdict": u.verdict, "detail": dict(u.detail)} for u in m.units
+            ]
+            for name, m in metrics.items()
+        },
     }
 
 

@@ -272,6 +272,10 @@ def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
     per_row = {r["id"]: r for r in report["rows_scored"]}
     assert per_row["b0"]["label"] == 0 and per_row["b0"]["scores"]["faithfulness"] == 0.0
     assert per_row["g0"]["status"]["rating"] == "ok" and per_row["g0"]["scores"]["rating"] > 0.9
+    # per-unit verdicts are kept, so aggregations can be compared on the same judge calls
+    [statement] = per_row["b0"]["units"]["faithfulness"]
+    assert (statement["score"], statement["verdict"]) == (0.0, "unsupported")
+    assert statement["detail"]["p_supported"] < 0.5
     assert figures["faithfulness"]["type_auc"] == {"baseless": 1.0}
     assert "### set" in result.stdout and "suggested threshold" in result.stdout
 
