@@ -321,10 +321,12 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
     rating = options("rating")
     return MetricsConfig(
         groundedness=None if groundedness is None else GroundednessConfig(**groundedness),
-        faithfulness=None if faithfulness is None else FaithfulnessConfig(),
+        faithfulness=None if faithfulness is None else FaithfulnessConfig(**faithfulness),
         summary_accuracy=None
         if summary is None
-        else SummaryAccuracyConfig(n_questions=int(summary.get("n_questions", 10))),
+        else SummaryAccuracyConfig(
+            **{**summary, "n_questions": int(summary.get("n_questions", 10))}
+        ),
         rating=None if rating is None else RatingConfig(),
     )
 

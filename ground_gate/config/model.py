@@ -69,16 +69,19 @@ class DatasetConfig:
 class GroundednessConfig:
     unit: Literal["sentence", "claim"] = "sentence"
     evidence: Literal["unsupported", "all", "none"] = "unsupported"
+    aggregate: Literal["mean", "min"] = "mean"
 
 
 @dataclass(frozen=True)
 class FaithfulnessConfig:
-    pass
+    scoring: Literal["verdict", "probability"] = "verdict"
+    aggregate: Literal["mean", "min"] = "mean"
 
 
 @dataclass(frozen=True)
 class SummaryAccuracyConfig:
     n_questions: int = 10
+    scoring: Literal["verdict", "probability"] = "verdict"
 
 
 @dataclass(frozen=True)

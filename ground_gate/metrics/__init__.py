@@ -18,7 +18,7 @@ def build_metrics(config: MetricsConfig) -> list[Metric]:
     if config.groundedness is not None:
         metrics.append(Groundedness(config.groundedness))
     if config.faithfulness is not None:
-        metrics.append(Faithfulness())
+        metrics.append(Faithfulness(config.faithfulness))
     if config.rating is not None:
         metrics.append(Rating())
     if config.summary_accuracy is not None:

@@ -1,16 +1,19 @@
 """RAGAS faithfulness: standalone statements, a 0/1 verdict each, score = supported / total.
 
 The verdict is P(yes) >= 0.5 read from the judge's first-token probabilities; the
-probability is kept in each statement's detail.
+probability is kept in each statement's detail. Variants (see aggregation.py): scoring
+"probability" counts each statement with P(yes); aggregate "min" scores the weakest one.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from ground_gate.config.model import FaithfulnessConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
+from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.metrics.verdicts import yes_probability
@@ -19,6 +22,7 @@ from ground_gate.results import MetricResult, UnitResult
 
 @dataclass(frozen=True)
 class Faithfulness:
+    config: FaithfulnessConfig = field(default_factory=FaithfulnessConfig)
     name: str = "faithfulness"
     scores: tuple[str, ...] = ("faithfulness",)
 
@@ -29,8 +33,7 @@ class Faithfulness:
         if not plan:
             return session.result("no_claims")
         units = await asyncio.gather(*(self._unit(sample, st, session) for st in plan))
-        supported_count = sum(1 for u in units if u.score)
-        score = supported_count / len(units)
+        score = combine([u.score or 0.0 for u in units], self.config.aggregate)
         return session.result("ok", {"faithfulness": round(score, 4)}, tuple(units))
 
     async def _unit(self, sample: Sample, statement: str, session: RowSession) -> UnitResult:
@@ -46,7 +49,9 @@ class Faithfulness:
         supported = p_yes >= 0.5
         return UnitResult(
             text=statement,
-            score=1.0 if supported else 0.0,
+            score=round(p_yes, 4)
+            if self.config.scoring == "probability"
+            else (1.0 if supported else 0.0),
             verdict="supported" if supported else "unsupported",
             detail={"p_supported": round(p_yes, 4), "chunk": chunk_index},
         )

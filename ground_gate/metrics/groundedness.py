@@ -1,9 +1,10 @@
 """TruLens groundedness: each sentence (or claim) rated 0-10 against the source, with evidence.
 
-score = mean rating / 10. The rating is the expected value over the judge's digit
-probabilities, which ranks better than the greedy digit. With unit=claim (the improvement
-the method's critique asks for), claims are extracted first and sentences that make no claim
-are skipped; a response with no claim gets status no_claims, not 0.
+score = mean rating / 10 (aggregate "min": the weakest unit's, see aggregation.py). The
+rating is the expected value over the judge's digit probabilities, which ranks better than
+the greedy digit. With unit=claim (the improvement the method's critique asks for), claims
+are extracted first and sentences that make no claim are skipped; a response with no claim
+gets status no_claims, not 0.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
+from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.metrics.verdicts import expected_rating
@@ -40,8 +42,8 @@ class Groundedness:
         if not plan:
             return session.result("no_claims")
         units = await asyncio.gather(*(self._unit(sample, t, session) for t in plan))
-        mean = sum(u.score or 0.0 for u in units) / len(units)
-        return session.result("ok", {"groundedness": round(mean, 4)}, tuple(units))
+        score = combine([u.score or 0.0 for u in units], self.config.aggregate)
+        return session.result("ok", {"groundedness": round(score, 4)}, tuple(units))
 
     async def _unit(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         async def rate(chunk: str) -> float:

@@ -4,7 +4,8 @@ Questions are generated fresh for every row from that row's summary. Each is ans
 Yes/No/Unknown from the summary alone and from the document alone. Over the questions
 actually generated (not the configured n): agreement = same answer; hallucination = the
 summary answers definitely, the document says Unknown; contradiction = both definite and
-different.
+different. Variant (see aggregation.py): scoring "probability" averages each question's
+probability of agreeing, hallucinating and contradicting instead of counting verdicts.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import SummaryAccuracyConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
+from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
 from ground_gate.metrics.base import RowSession, best_support
 from ground_gate.metrics.verdicts import choice_distribution
 from ground_gate.results import MetricResult, UnitResult
 
-ANSWERS = ("yes", "no", "unknown")
+VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`
 QUESTION_TOKENS_EACH = 40
 OPEN_QUESTION_WORDS = frozenset(
     {"what", "where", "when", "who", "whom", "whose", "why", "how", "which"}
@@ -76,15 +78,22 @@ class SummaryAccuracy:
         )
         from_summary = await asyncio.gather(*(self._from_summary(sample, q, session) for q in plan))
         units = []
+        shares: dict[str, list[float]] = {v: [] for v in VERDICTS}
         for question, s_dist, (d_dist, chunk) in zip(
             plan, from_summary, from_document, strict=True
         ):
             s, d = _answer(s_dist), _answer(d_dist)
             verdict = classify(s, d)
+            if self.config.scoring == "probability":
+                share = answer_pair_probabilities(s_dist, d_dist)
+            else:
+                share = {v: float(v == verdict) for v in VERDICTS}
+            for v in VERDICTS:
+                shares[v].append(share[v])
             units.append(
                 UnitResult(
                     text=question,
-                    score=1.0 if verdict == "agree" else 0.0,
+                    score=round(share["agree"], 4),
                     verdict=verdict,
                     detail={
                         "summary": s,
@@ -95,15 +104,9 @@ class SummaryAccuracy:
                     },
                 )
             )
-        asked = len(units)
-        counts = {
-            v: sum(1 for u in units if u.verdict == v)
-            for v in ("agree", "hallucinated", "contradicted")
-        }
         scores = {
-            "agreement": round(counts["agree"] / asked, 4),
-            "hallucination": round(counts["hallucinated"] / asked, 4),
-            "contradiction": round(counts["contradicted"] / asked, 4),
+            score: round(combine(shares[verdict], "mean"), 4)
+            for score, verdict in zip(self.scores, VERDICTS, strict=True)
         }
         return session.result("ok", scores, tuple(units))
 

@@ -238,6 +238,20 @@ def test_load_config__an_empty_metric_is_enabled_with_defaults(in_tmp: Path, emp
     assert config.metrics.rating == RatingConfig()
 
 
+def test_load_config__scoring_and_aggregate_variants_are_read(in_tmp: Path) -> None:
+    config = load(
+        MINIMAL.replace(
+            "metrics: {groundedness: {}}",
+            "metrics:\n  groundedness: {aggregate: min}\n"
+            "  faithfulness: {scoring: probability, aggregate: min}\n"
+            "  summary_accuracy: {scoring: probability}",
+        )
+    )
+    assert config.metrics.groundedness == GroundednessConfig(aggregate="min")
+    assert config.metrics.faithfulness == FaithfulnessConfig(scoring="probability", aggregate="min")
+    assert config.metrics.summary_accuracy == SummaryAccuracyConfig(scoring="probability")
+
+
 def test_load_config__thresholds_in_report_order_and_dataset_overrides(in_tmp: Path) -> None:
     config = load(
         """\

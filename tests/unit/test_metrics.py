@@ -2,11 +2,16 @@
 
 import pytest
 
-from ground_gate.config.model import GroundednessConfig, SummaryAccuracyConfig
+from ground_gate.config.model import (
+    FaithfulnessConfig,
+    GroundednessConfig,
+    SummaryAccuracyConfig,
+)
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
 from ground_gate.metrics import RowSession
+from ground_gate.metrics.aggregation import answer_pair_probabilities, combine
 from ground_gate.metrics.base import chunk_document
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
@@ -293,3 +298,58 @@ def test_usage__from_dict_round_trips_and_rejects_what_is_not_a_usage():
     assert Usage.from_dict({"calls": 3}) == Usage(calls=3)
     for bad in (None, [], {"calls": "3"}, {"calls": -1}, {"seconds": True}):
         assert Usage.from_dict(bad) is None
+
+
+async def test_faithfulness__probability_scoring_and_min_aggregate_variants():
+    answer = sample("It weighs 1.2 kg. It is red. It is cheap", "Tell me")
+    soft = await score(
+        Faithfulness(FaithfulnessConfig(scoring="probability")), answer, FakeJudge(grader)
+    )
+    assert soft.scores == {"faithfulness": pytest.approx(0.5, abs=1e-4)}
+    assert [u.verdict for u in soft.units] == ["supported", "unsupported", "unsupported"]
+    weakest = await score(
+        Faithfulness(FaithfulnessConfig(scoring="probability", aggregate="min")),
+        answer,
+        FakeJudge(grader),
+    )
+    assert weakest.scores == {"faithfulness": pytest.approx(0.3, abs=1e-4)}
+    strict = await score(
+        Faithfulness(FaithfulnessConfig(aggregate="min")), answer, FakeJudge(grader)
+    )
+    assert strict.scores == {"faithfulness": 0.0}
+
+
+async def test_groundedness__min_aggregate_scores_the_weakest_sentence():
+    answer = sample("It weighs 1.2 kg. It is red.")
+    config = GroundednessConfig(evidence="none", aggregate="min")
+    mean = await score(Groundedness(GroundednessConfig(evidence="none")), answer, FakeJudge(grader))
+    weakest = await score(Groundedness(config), answer, FakeJudge(grader))
+    # 0.88 and 0.275, as in the test above
+    assert mean.scores == {"groundedness": pytest.approx((0.88 + 0.275) / 2, abs=1e-4)}
+    assert weakest.scores == {"groundedness": pytest.approx(0.275, abs=1e-4)}
+
+
+async def test_summary_accuracy__probability_scoring_averages_answer_pair_probabilities():
+    judge = athina({"Is it one?": "Yes", "Is it two?": "Unknown", "Is it three?": "No"})
+    config = SummaryAccuracyConfig(n_questions=10, scoring="probability")
+    result = await score(SummaryAccuracy(config), sample("A summary."), judge)
+    # summary: yes .9 / no .1; documents: yes .8 no .2 | unknown .8 yes .2 | no .8 yes .2
+    assert result.scores == {
+        "agreement": pytest.approx((0.74 + 0.18 + 0.26) / 3, abs=1e-4),
+        "hallucination": pytest.approx(0.8 / 3, abs=1e-4),
+        "contradiction": pytest.approx((0.26 + 0.02 + 0.74) / 3, abs=1e-4),
+    }
+    # people still read each question's hard verdict
+    assert [u.verdict for u in result.units] == ["agree", "hallucinated", "contradicted"]
+
+
+def test_answer_pair_probabilities__sum_to_one_when_the_summary_answers():
+    shares = answer_pair_probabilities(
+        {"yes": 0.7, "no": 0.3}, {"yes": 0.2, "unknown": 0.5, "no": 0.3}
+    )
+    assert sum(shares.values()) == pytest.approx(1.0)
+    assert shares["hallucinated"] == pytest.approx(0.5)
+    assert combine([0.2, 0.6], "mean") == pytest.approx(0.4)
+    assert combine([0.2, 0.6], "min") == 0.2
+    with pytest.raises(ValueError):
+        combine([], "mean")
