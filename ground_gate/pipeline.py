@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -120,7 +120,11 @@ def open_judge(
         "prompt_version": PROMPT_VERSION,
     }
 
-    def make(client: Any, context_tokens: int | None) -> OpenAIJudge:
+    def make(
+        client: Any,
+        context_tokens: int | None,
+        connect: Callable[[], Awaitable[None]] | None = None,
+    ) -> OpenAIJudge:
         return OpenAIJudge(
             client,
             model=config.model,
@@ -133,26 +137,44 @@ def open_judge(
             context_tokens=context_tokens,
             # llama.cpp's JSON grammar is ~30x slower than plain text on a CPU: ask in words
             structured="prompt" if config.provider == "local" else "auto",
+            connect=connect,
         )
 
     if config.provider == "local":
         from ground_gate.local.commands import ProgressRenderer
-        from ground_gate.local.server import LocalServer
+        from ground_gate.local.server import HOST, LocalServer
         from ground_gate.local.sources import resolve_model
 
-        renderer = ProgressRenderer()
-        try:
-            path = resolve_model(config.model, config.model_dir, progress=renderer)
-        finally:
-            renderer.close()
         context_tokens = config.context_tokens or 4096
-        echo(f"ground-gate: starting the local judge ({path.name}) on 127.0.0.1")
-        with LocalServer(
-            path, context_tokens=context_tokens, threads=config.threads, stop_timeout_s=3.0
-        ) as server:
-            client = build_openai_client(LOCAL_API_KEY, server.base_url, config.timeout_s)
+        servers: list[LocalServer] = []
+        # The port is known once the server runs; connect() points the client at it.
+        client = build_openai_client(LOCAL_API_KEY, f"http://{HOST}/v1", config.timeout_s)
+
+        def start() -> str:
+            renderer = ProgressRenderer()
+            try:
+                path = resolve_model(config.model, config.model_dir, progress=renderer)
+            finally:
+                renderer.close()
+            echo(f"ground-gate: starting the local judge ({path.name}) on {HOST}")
+            server = LocalServer(
+                path, context_tokens=context_tokens, threads=config.threads, stop_timeout_s=3.0
+            )
+            servers.append(server)
+            server.start()
             info["model_file"] = path.name
-            yield make(client, context_tokens), info
+            return server.base_url
+
+        async def connect() -> None:
+            # Only on the first cache miss: a run served from the cache needs no model file
+            # and no server.
+            client.base_url = await asyncio.to_thread(start)
+
+        try:
+            yield make(client, context_tokens, connect), info
+        finally:
+            for server in servers:
+                server.stop()
         return
     key = _api_key(config, env)
     if config.provider == "azure":

@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 import openai
 
-from ground_gate.errors import ConfigError, JudgeError, JudgeUnavailableError
+from ground_gate.errors import ConfigError, GroundGateError, JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
 from ground_gate.judge.cache import JudgeCache, cache_key
 from ground_gate.judge.retry import backoff_delay, is_retryable_status, retry_after_seconds
@@ -129,7 +129,10 @@ class OpenAIJudge:
         prompt_version: str = PROMPT_VERSION,
         rand: Callable[[], float] = random.random,
         clock: Callable[[], float] = time.perf_counter,
+        connect: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
+        """connect: awaited once, before the first request leaves (a cache hit needs none),
+        e.g. to start a local server; if it raises, the judge is unavailable from then on."""
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         if max_retries < 0:
@@ -154,6 +157,8 @@ class OpenAIJudge:
         self._semaphore = asyncio.Semaphore(max_concurrency)
         self._host = client.base_url.host or str(client.base_url)
         self._unavailable: str | None = None
+        self._connect = connect
+        self._connect_lock = asyncio.Lock()
         self._usage: dict[str, Usage] = {}
         self._cache_write_failed = False
 
@@ -208,6 +213,7 @@ class OpenAIJudge:
         if cached is not None:
             self._account(request.purpose, cached.usage)
             return cached
+        await self._connected()
         usage = Usage()
         try:
             completion = await self._complete_fresh(request, usage)
@@ -215,6 +221,20 @@ class OpenAIJudge:
             self._account(request.purpose, usage)
         self._to_cache(key, completion)
         return completion
+
+    async def _connected(self) -> None:
+        if self._connect is None:
+            return
+        async with self._connect_lock:
+            self._raise_if_unavailable()
+            if self._connect is None:
+                return
+            try:
+                await self._connect()
+            except (GroundGateError, OSError) as exc:
+                self._unavailable = f"the judge could not be started: {exc}"
+                raise JudgeUnavailableError(self._unavailable) from None
+            self._connect = None
 
     async def _complete_fresh(self, request: JudgeRequest, usage: Usage) -> Completion:
         reply = await self._call(request, request.messages, usage)

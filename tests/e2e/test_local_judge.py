@@ -76,7 +76,9 @@ thresholds:
         output_json=root / "report.json",
         output_md=root / "report.md",
     )
-    result = execute(options, {}, lambda message: None)
+    said: list[str] = []
+    result = execute(options, {}, said.append)
+    assert [m for m in said if "starting the local judge" in m]  # a cold run starts it
     return result, root
 
 
@@ -118,9 +120,12 @@ def test_e2e__reports_written_and_exit_code_follows_the_gate(outcome):
     assert result.exit_code == (0 if result.report["passed"] else 1)
 
 
-def test_e2e__a_rerun_is_served_from_the_cache(outcome):
+def test_e2e__a_rerun_is_served_from_the_cache_without_starting_the_server(outcome):
     _, root = outcome
-    again = execute(RunOptions(config_path=root / "gate.yml"), {}, lambda message: None)
+    said: list[str] = []
+    again = execute(RunOptions(config_path=root / "gate.yml"), {}, said.append)
+    assert not [m for m in said if "starting the local judge" in m]
+    assert "model_file" not in again.report["judge"]
     usage = again.report["usage"]["total"]
     assert usage["calls"] == 0
     assert usage["cache_hits"] > 0

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from openai.types.chat import ChatCompletion
 
-from ground_gate.errors import JudgeError, JudgeUnavailableError
+from ground_gate.errors import JudgeError, JudgeUnavailableError, ModelError
 from ground_gate.judge.base import ChatMessage, JudgeRequest, Usage
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
@@ -573,3 +573,38 @@ async def test_openai_judge__prompt_mode_sends_no_response_format_and_still_vali
         assert "response_format" not in server.requests[0].body
     assert result.data == {"xs": [1, 2]}
     assert judge.structured_format == "prompt"
+
+
+async def test_openai_judge__connect_runs_once_on_the_first_cache_miss_and_never_on_hits(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    server.set_handler(lambda body: completion("Yes"))
+    starts: list[str] = []
+
+    async def connect() -> None:
+        starts.append("start")
+        await asyncio.sleep(0.01)  # concurrent first calls wait for this one start
+
+    cache = JudgeCache(tmp_path)
+    judge = make_judge(server.url, cache=cache, connect=connect)
+    await asyncio.gather(*(judge.complete(ask(f"q{i}")) for i in range(4)))
+    assert (starts, server.request_count) == (["start"], 4)
+    cached_judge = make_judge(server.url, cache=cache, connect=connect)
+    await asyncio.gather(*(cached_judge.complete(ask(f"q{i}")) for i in range(4)))
+    assert (starts, server.request_count) == (["start"], 4)  # all hits: nothing started
+
+
+async def test_openai_judge__a_connect_failure_makes_the_judge_unavailable_once_and_for_all(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    attempts: list[int] = []
+
+    async def connect() -> None:
+        attempts.append(1)
+        raise ModelError("model file qwen.gguf: sha256 differs from the official file")
+
+    judge = make_judge(server.url, connect=connect)
+    for _ in range(2):
+        with pytest.raises(JudgeUnavailableError, match="could not be started: model file"):
+            await judge.complete(ask())
+    assert (len(attempts), server.request_count) == (1, 0)
