@@ -7,7 +7,8 @@ same rows. Scores where lower is better (hallucination, contradiction) are writt
 1 - value, so that for every file a higher score means "more grounded". A row the metric
 could not score (error, or nothing to judge) is written as a failure, as the peers' are.
 Calls, tokens and seconds are what the metric's judge calls cost when they were made (a row
-served from the cache keeps its recorded cost).
+served from the cache keeps its recorded cost; one whose cache entries predate cost
+recording is marked `cost_recorded: false` and left out of the cost means).
 
 `--variants` also writes the scoring/aggregate variants (ground_gate/metrics/aggregation.py),
 recomputed from the per-unit probabilities of the same run with the product's own functions:
@@ -75,6 +76,8 @@ def _line(row: Mapping[str, Any], metric: str, score: str, tool: str, model: str
         "calls": cost["calls"],
         "prompt_tokens": cost["prompt_tokens"],
         "completion_tokens": cost["completion_tokens"],
+        # served from cache entries that predate cost recording: left out of cost means
+        "cost_recorded": not cost.get("unrecorded", 0),
     }
 
 

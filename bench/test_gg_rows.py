@@ -44,7 +44,7 @@ REPORT = {
             "usage": {},
             "cost": {
                 "faithfulness": {"calls": 1, "seconds": 1.0, "prompt_tokens": 100,
-                                 "completion_tokens": 1},
+                                 "completion_tokens": 1, "unrecorded": 2},
                 "summary_accuracy": {"calls": 1, "seconds": 1.0, "prompt_tokens": 100,
                                      "completion_tokens": 1},
             },
@@ -62,7 +62,8 @@ def test_gg_rows__method_scores_with_recorded_cost_and_failures():
     }  # fmt: skip
     a, b = out["ground-gate-faithfulness"]
     assert (a["score"], a["calls"], a["prompt_tokens"], a["seconds"]) == (0.5, 3, 900, 2.5)
-    assert (b["score"], b["error"]) == (None, "no_claims")
+    assert (b["score"], b["error"], b["cost_recorded"]) == (None, "no_claims", False)
+    assert a["cost_recorded"] is True
     assert out["ground-gate-hallucination"][0]["score"] == 0.0  # 1 - value: higher = grounded
 
 

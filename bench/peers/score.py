@@ -6,6 +6,8 @@ Standard library only. A failure is a row with an error or without a finite scor
 stay in every figure: they are scored as the worst possible score (below every real score:
 ranked last for AUC, "not grounded" at any threshold), as a gate that never lets a failed
 row pass would treat them. The "AUC ok" column is the AUC over the rows that have a score.
+Cost means (calls, tokens, seconds per row) leave out rows marked `"cost_recorded": false`
+(ground-gate rows served from a judge cache written before costs were recorded).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ class Row:
     calls: int
     prompt_tokens: int
     completion_tokens: int
+    costed: bool = True  # False: the cost of this row was not recorded (left out of cost means)
 
 
 def read_rows(path: Path) -> list[Row]:
@@ -57,6 +60,7 @@ def read_rows(path: Path) -> list[Row]:
                     calls=int(doc.get("calls") or 0),
                     prompt_tokens=int(doc.get("prompt_tokens") or 0),
                     completion_tokens=int(doc.get("completion_tokens") or 0),
+                    costed=doc.get("cost_recorded", True) is not False,
                 )
             except (ValueError, KeyError, TypeError) as exc:
                 raise SystemExit(f"{path}:{lineno}: not a run_peers record ({exc})") from exc
@@ -146,7 +150,8 @@ def summarize(name: str, rows: Sequence[Row], threshold: float = 0.5) -> Summary
     pairs = _scored(rows)
     ok_pairs = [(r.score, r.label) for r in rows if r.score is not None]
     bacc_best, best_t = best_threshold(pairs)
-    n = len(rows) or 1
+    costed = [r for r in rows if r.costed]
+    n = len(costed) or 1
     models = sorted({r.model for r in rows})
     return Summary(
         name=name,
@@ -159,10 +164,10 @@ def summarize(name: str, rows: Sequence[Row], threshold: float = 0.5) -> Summary
         auc=roc_auc(pairs),
         auc_ok=roc_auc(ok_pairs),
         f1_not_grounded=f1_not_grounded(pairs, threshold),
-        calls=sum(r.calls for r in rows) / n,
-        prompt_tokens=sum(r.prompt_tokens for r in rows) / n,
-        completion_tokens=sum(r.completion_tokens for r in rows) / n,
-        seconds=sum(r.seconds for r in rows) / n,
+        calls=sum(r.calls for r in costed) / n,
+        prompt_tokens=sum(r.prompt_tokens for r in costed) / n,
+        completion_tokens=sum(r.completion_tokens for r in costed) / n,
+        seconds=sum(r.seconds for r in costed) / n,
     )
 
 

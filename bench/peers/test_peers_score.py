@@ -84,3 +84,16 @@ def test_markdown__renders_full_table() -> None:
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|\n"
         "| ragas | m | 2 | 1 | 0.500 | 0.750 (0.25) | 0.500 | n/a | 0.667 | 3.0 | 100 | 20 | 5.2 |"
     )
+
+
+def test_summarize__rows_without_a_recorded_cost_stay_out_of_cost_means(tmp_path: Path) -> None:
+    path = tmp_path / "tool.jsonl"
+    lines = [
+        {"id": "a", "label": 1, "score": 0.9, "calls": 4, "seconds": 10.0, "prompt_tokens": 100},
+        {"id": "b", "label": 0, "score": 0.1, "calls": 2, "seconds": 6.0, "prompt_tokens": 50},
+        {"id": "c", "label": 0, "score": 0.2, "calls": 0, "seconds": 0.0, "cost_recorded": False},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    summary = score.summarize("tool", score.read_rows(path))
+    assert summary.n == 3 and summary.auc == 1.0  # every row counts for agreement
+    assert (summary.calls, summary.seconds, summary.prompt_tokens) == (3.0, 8.0, 75.0)
