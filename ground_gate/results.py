@@ -47,3 +47,15 @@ class RowResult:
     sample_id: str
     metrics: tuple[MetricResult, ...]
     seconds: float = 0.0
+
+
+@dataclass
+class MetricCost:
+    """One metric's cost over a run's rows, as recorded when each completion was made."""
+
+    total: Usage = field(default_factory=Usage)  # over `rows`
+    rows: int = 0  # rows whose cost is fully recorded
+    unrecorded_rows: int = 0  # rows served from cache entries that predate cost recording
+
+    def per_row(self, name: str) -> float:
+        return float(getattr(self.total, name)) / self.rows if self.rows else 0.0

@@ -19,7 +19,7 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Completion, Judge, Usage
 from ground_gate.metrics import Metric, RowSession
-from ground_gate.results import MetricResult, RowResult
+from ground_gate.results import MetricCost, MetricResult, RowResult
 
 Progress = Callable[[int, int], None]
 
@@ -38,12 +38,18 @@ class RunResult:
                 usage.setdefault(metric.metric, Usage()).add(metric.usage)
         return usage
 
-    def cost_by_metric(self) -> dict[str, Usage]:
-        """What the scores cost when computed, cache hits included (see Completion.cost)."""
-        cost: dict[str, Usage] = {}
+    def cost_by_metric(self) -> dict[str, MetricCost]:
+        """What the scores cost when computed, cache hits included (see Completion.cost),
+        over the rows whose cost is fully recorded."""
+        cost: dict[str, MetricCost] = {}
         for row in self.rows:
             for metric in row.metrics:
-                cost.setdefault(metric.metric, Usage()).add(metric.cost)
+                entry = cost.setdefault(metric.metric, MetricCost())
+                if metric.cost.unrecorded:
+                    entry.unrecorded_rows += 1
+                else:
+                    entry.total.add(metric.cost)
+                    entry.rows += 1
         return cost
 
 

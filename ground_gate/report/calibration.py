@@ -10,6 +10,7 @@ from tabulate import tabulate
 
 from ground_gate.calibration import Agreement
 from ground_gate.judge.base import Usage
+from ground_gate.results import MetricCost
 
 
 def _num(value: float | None, digits: int = 3) -> str:
@@ -48,7 +49,7 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
 
 
 def cost_table(
-    cost: Mapping[str, Usage], usage: Mapping[str, Usage], rows: int, seconds: float
+    cost: Mapping[str, MetricCost], usage: Mapping[str, Usage], rows: int, seconds: float
 ) -> str:
     """Per-row cost of the scores as computed (cache hits count what they cost when made),
     beside what this run itself called, so a resumed run still shows the true cost."""
@@ -58,11 +59,11 @@ def cost_table(
         body.append(
             [
                 metric,
-                f"{c.calls / rows:.1f}",
-                f"{c.prompt_tokens / rows:.0f}",
-                f"{c.completion_tokens / rows:.0f}",
-                f"{c.seconds / rows:.1f}",
-                f"{c.retries + c.parse_failures}",
+                f"{c.per_row('calls'):.1f}",
+                f"{c.per_row('prompt_tokens'):.0f}",
+                f"{c.per_row('completion_tokens'):.0f}",
+                f"{c.per_row('seconds'):.1f}",
+                f"{c.total.retries + c.total.parse_failures}",
                 f"{now.calls} / {now.cache_hits}",
             ]
         )
@@ -75,18 +76,18 @@ def cost_table(
     notes = [
         f"Wall time of this run {seconds:.1f} s for {rows} row(s): {seconds / rows:.1f} s/row."
     ]
-    unrecorded = sum(c.unrecorded for c in cost.values())
+    unrecorded = max((c.unrecorded_rows for c in cost.values()), default=0)
     if unrecorded:
         notes.append(
-            f"{unrecorded} cache hit(s) predate cost recording and count as free: "
-            "the per-row figures are low; re-run with --no-cache to measure them."
+            f"Up to {unrecorded} row(s) were served from cache entries written before costs "
+            "were recorded; the per-row cost is over the other rows."
         )
     return table + "\n\n" + "\n".join(notes)
 
 
 def render(
     groups: Mapping[str, Sequence[Agreement]],
-    cost: Mapping[str, Usage],
+    cost: Mapping[str, MetricCost],
     usage: Mapping[str, Usage],
     rows: int,
     seconds: float,
@@ -101,7 +102,7 @@ def render(
 
 def as_json(
     groups: Mapping[str, Sequence[Agreement]],
-    cost: Mapping[str, Usage],
+    cost: Mapping[str, MetricCost],
     usage: Mapping[str, Usage],
     rows: int,
     seconds: float,
@@ -110,6 +111,9 @@ def as_json(
         "rows": rows,
         "seconds": seconds,
         "groups": {g: [asdict(a) for a in agreements] for g, agreements in groups.items()},
-        "cost": {m: u.as_dict() for m, u in sorted(cost.items())},
+        "cost": {
+            m: {**c.total.as_dict(), "rows": c.rows, "unrecorded_rows": c.unrecorded_rows}
+            for m, c in sorted(cost.items())
+        },
         "usage": {m: u.as_dict() for m, u in sorted(usage.items())},
     }

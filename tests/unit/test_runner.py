@@ -5,9 +5,10 @@ import pytest
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.judge.base import Completion, JudgeRequest, Usage
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
+from ground_gate.results import MetricResult, RowResult
 from ground_gate.runner import RunResult, run
 from tests.fakes import FakeJudge, said, unit_of
 
@@ -94,3 +95,21 @@ async def test_run__rows_are_kept_when_cancelled():
         await task
     assert [r.sample_id for r in result.rows] == ["r0", "r1"]
     assert result.incomplete == "interrupted"
+
+
+def test_run_result__cost_per_row_leaves_out_rows_whose_cost_was_not_recorded():
+    def row(sample_id: str, cost: Usage) -> RowResult:
+        return RowResult(
+            "d", sample_id, (MetricResult("rating", "ok", {"rating": 1.0}, cost=cost),)
+        )
+
+    result = RunResult(
+        rows=[
+            row("a", Usage(calls=2, seconds=4.0)),
+            row("b", Usage(calls=4, seconds=2.0)),
+            row("c", Usage(cache_hits=1, unrecorded=1)),
+        ]
+    )
+    cost = result.cost_by_metric()["rating"]
+    assert (cost.rows, cost.unrecorded_rows) == (2, 1)
+    assert (cost.per_row("calls"), cost.per_row("seconds")) == (3.0, 3.0)
