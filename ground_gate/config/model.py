@@ -65,23 +65,29 @@ class DatasetConfig:
     line: int | None = None  # where this dataset is declared in the config, for messages
 
 
+# How unit scores become a row score; the first value of each is the published methods' way
+# (see metrics/aggregation.py).
+Aggregate = Literal["mean", "min"]
+Scoring = Literal["verdict", "probability"]
+
+
 @dataclass(frozen=True)
 class GroundednessConfig:
     unit: Literal["sentence", "claim"] = "sentence"
     evidence: Literal["unsupported", "all", "none"] = "unsupported"
-    aggregate: Literal["mean", "min"] = "mean"
+    aggregate: Aggregate = "mean"
 
 
 @dataclass(frozen=True)
 class FaithfulnessConfig:
-    scoring: Literal["verdict", "probability"] = "verdict"
-    aggregate: Literal["mean", "min"] = "mean"
+    scoring: Scoring = "verdict"
+    aggregate: Aggregate = "mean"
 
 
 @dataclass(frozen=True)
 class SummaryAccuracyConfig:
     n_questions: int = 10
-    scoring: Literal["verdict", "probability"] = "verdict"
+    scoring: Scoring = "verdict"
 
 
 @dataclass(frozen=True)

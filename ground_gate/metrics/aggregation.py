@@ -12,10 +12,8 @@ bench/RESULTS.md has the before/after figures on human-labelled rows.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Literal
 
-Aggregate = Literal["mean", "min"]
-Scoring = Literal["verdict", "probability"]
+from ground_gate.config.model import Aggregate
 
 ANSWERS = ("yes", "no", "unknown")
 
