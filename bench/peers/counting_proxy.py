@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import sys
 import threading
 import urllib.parse
 from dataclasses import dataclass
@@ -79,6 +80,15 @@ def _json_or_text(data: bytes) -> Any:
         return data.decode("utf-8", "replace")
 
 
+class _QuietServer(ThreadingHTTPServer):
+    """A client closing its keep-alive connection between calls is normal, not an error."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], ConnectionError):
+            return
+        super().handle_error(request, client_address)
+
+
 class CountingProxy:
     """Forward requests to `upstream` (a base URL like http://127.0.0.1:8080/v1) and count."""
 
@@ -102,7 +112,7 @@ class CountingProxy:
         self.tag: str | None = None  # written into trace entries (the row being scored)
         self._lock = threading.Lock()
         self._counts = Counts()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler_class())
+        self._server = _QuietServer(("127.0.0.1", 0), self._handler_class())
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
