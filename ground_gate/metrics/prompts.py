@@ -50,6 +50,15 @@ def _messages(document: str, task: str) -> tuple[ChatMessage, ...]:
     )
 
 
+def _answer_messages(question: str | None, answer: str, task: str) -> tuple[ChatMessage, ...]:
+    """A prompt about the answer alone (no document): the question, if any, as context."""
+    asked = f"{_block('question', question)}\n" if question else ""
+    return (
+        ChatMessage("system", SYSTEM),
+        ChatMessage("user", f"{asked}{_block('answer', answer)}\n\n{task}"),
+    )
+
+
 def rate_sentence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     """TruLens groundedness: information overlap of one sentence with the source, 0-10."""
     return _messages(
@@ -118,36 +127,28 @@ def rate_answer(document: str, question: str | None, answer: str) -> tuple[ChatM
 
 def extract_statements(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
     """RAGAS statement generation (also the claim extraction of groundedness unit=claim)."""
-    asked = f"{_block('question', question)}\n" if question else ""
-    return (
-        ChatMessage("system", SYSTEM),
-        ChatMessage(
-            "user",
-            f"{asked}{_block('answer', answer)}\n\n"
-            "Break the answer into short standalone statements of fact. Each statement "
-            "states one fact made by the answer, with pronouns replaced by the names they "
-            "refer to, so it can be checked on its own. Use only what the answer says; the "
-            "question is context, not a statement. Leave out greetings, questions, opinions, "
-            "hedges and refusals (such as 'I don't know' or 'the documents don't say'); if "
-            "the answer states no fact, return an empty list. "
-            'Reply with JSON: {"statements": ["...", "..."]}',
-        ),
+    return _answer_messages(
+        question,
+        answer,
+        "Break the answer into short standalone statements of fact. Each statement "
+        "states one fact made by the answer, with pronouns replaced by the names they "
+        "refer to, so it can be checked on its own. Use only what the answer says; the "
+        "question is context, not a statement. Leave out greetings, questions, opinions, "
+        "hedges and refusals (such as 'I don't know' or 'the documents don't say'); if "
+        "the answer states no fact, return an empty list. "
+        'Reply with JSON: {"statements": ["...", "..."]}',
     )
 
 
 def states_facts(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
     """Does the answer claim anything at all (as opposed to declining, greeting, asking)?"""
-    asked = f"{_block('question', question)}\n" if question else ""
-    return (
-        ChatMessage("system", SYSTEM),
-        ChatMessage(
-            "user",
-            f"{asked}{_block('answer', answer)}\n\n"
-            "Does the answer state at least one fact about the subject of the question? "
-            "Answer No if it only declines, says it does not know or cannot find the "
-            "information, greets, or asks a question.\n"
-            "Answer with one word: Yes or No.",
-        ),
+    return _answer_messages(
+        question,
+        answer,
+        "Does the answer state at least one fact about the subject of the question? "
+        "Answer No if it only declines, says it does not know or cannot find the "
+        "information, greets, or asks a question.\n"
+        "Answer with one word: Yes or No.",
     )
 
 
