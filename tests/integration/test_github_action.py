@@ -62,6 +62,7 @@ def make_report(passed: bool) -> dict[str, Any]:
         "passed": passed,
         "incomplete": None,
         "on_error": "fail",
+        "judge": {"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "2026-11-22.1"},
         "datasets": [{"name": "support-bot", "rows": 3, "scored": 3}],
         "scores": [
             entry(
@@ -203,6 +204,7 @@ FAILED_OUTPUTS = [
     ("report-markdown", "ground-gate-report/report.md"),
     ("scores", '{"support-bot":{"groundedness":0.62,"hallucination":0.0}}'),
     ("summary", FAILED_SUMMARY),
+    ("prompt-version", "2026-11-22.1"),
 ]
 
 

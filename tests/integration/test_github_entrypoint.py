@@ -153,6 +153,7 @@ def test_entrypoint__creates_then_updates_one_comment(
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
         "(support-bot rating: 0.50 is not \u2265 0.8)",
+        "prompt-version": report["judge"]["prompt_version"],
     }
     assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
     assert f"::add-mask::{OPENAI_KEY}" in first.output
