@@ -4,6 +4,10 @@ Content addressing makes invalidation automatic (any change to model, parameters
 prompt version is a new key) and lets concurrent runs share a directory: each entry is written
 to a temporary file and renamed into place, so a reader sees a whole entry or none.
 A damaged entry is a miss, and the next put replaces it.
+
+Entries are readable by everyone the umask allows (0644 by default), not mkstemp's 0600: the
+action's container writes them as root, and `actions/cache` saves them afterwards as the
+runner's own user, which must be able to read them.
 """
 
 from __future__ import annotations
@@ -21,6 +25,13 @@ from typing import Any
 from ground_gate.judge.base import ChatMessage
 
 _KEY = re.compile(r"[0-9a-f]{64}")
+
+
+def _file_mode() -> int:
+    """0o666 less the process's umask: the mode open() would give a new file."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def cache_key(
@@ -45,6 +56,9 @@ def cache_key(
     }
     canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+_FILE_MODE = _file_mode()
 
 
 class JudgeCache:
@@ -78,6 +92,7 @@ class JudgeCache:
         data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
         try:
+            os.fchmod(fd, _FILE_MODE)
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
             os.replace(temp_name, path)

@@ -2,6 +2,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -129,3 +134,31 @@ def test_cache_key__covers_every_chat_message_field() -> None:
     # A new field on ChatMessage must be added to the key, or cached answers would be reused
     # for requests that differ in it.
     assert [f.name for f in dataclasses.fields(ChatMessage)] == ["role", "content"]
+
+
+def test_judge_cache__entries_readable_by_another_user(tmp_path: Path) -> None:
+    """The container writes the cache as root; actions/cache saves it as the runner's user."""
+    old = os.umask(0o022)
+    try:
+        root = Path(tempfile.mkdtemp(prefix="gg-cache-", dir="/tmp"))
+        root.chmod(0o755)  # pytest's own tmp_path is 0700: nobody else could enter it
+        cache = JudgeCache(root / "cache")
+        key = cache_key(**BASE)
+        cache.put(key, {"text": "yes"})
+    finally:
+        os.umask(old)
+    path = cache.path_for(key)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o644
+    assert all(stat.S_IMODE(p.stat().st_mode) == 0o755 for p in path.parents[:3])
+    if os.geteuid() != 0:
+        return  # only root can act as another user; the mode check above still holds
+    read = subprocess.run(
+        ["cat", str(path)],
+        user=65534,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    shutil.rmtree(root)
+    assert read.returncode == 0, read.stderr
+    assert json.loads(read.stdout) == {"text": "yes"}
