@@ -14,11 +14,10 @@ from tabulate import tabulate
 
 from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAMES
 from ground_gate.report.escape import cell
+from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
-BAD_VERDICTS = frozenset({"unsupported", "hallucinated", "contradicted"})
-DEFAULT_WORST_ROWS = 10
 ROWS_SHOWN = 50
 SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
     metric: tuple(s for s, m in METRIC_OF_SCORE.items() if m == metric)
@@ -116,29 +115,16 @@ def _reasons(report: Report) -> list[str]:
     return lines
 
 
-def _row_score(row: Mapping[str, Any]) -> float:
-    """Lower is worse: the row's lowest 'higher is better' score (hallucination inverted)."""
-    values = []
-    for metric in row["metrics"].values():
-        if metric["status"] == "error":
-            return -1.0
-        for score, value in metric["scores"].items():
-            values.append(1 - value if score in LOWER_IS_BETTER else value)
-    return min(values) if values else 2.0
-
-
-def _unit_lines(row: Mapping[str, Any], limit: int = 3) -> list[str]:
+def _unit_lines(shown: ShownRow) -> list[str]:
     lines = []
-    for name, metric in row["metrics"].items():
+    for name, metric in shown.row["metrics"].items():
         if metric["status"] == "error":
             lines.append(f"| {name} | error | {cell(metric['error'] or '')} | |")
             continue
-        shown = 0
-        for unit in metric["units"]:
-            if unit["verdict"] in BAD_VERDICTS and shown < limit:
-                shown += 1
-                evidence = cell(unit["evidence"]) if unit.get("evidence") else ""
-                lines.append(f"| {name} | {unit['verdict']} | {cell(unit['text'])} | {evidence} |")
+        for index in shown.units.get(name, ()):
+            unit = metric["units"][index]
+            evidence = cell(unit["evidence"]) if unit.get("evidence") else ""
+            lines.append(f"| {name} | {unit['verdict']} | {cell(unit['text'])} | {evidence} |")
     return lines
 
 
@@ -152,19 +138,17 @@ def _scores_text(row: Mapping[str, Any]) -> str:
 
 
 def _worst_rows(report: Report, limit: int) -> list[str]:
-    ranked = sorted(
-        (r for r in report["rows"] if r["failing"] or _unit_lines(r)),
-        key=lambda r: (not r["failing"], _row_score(r)),
-    )[:limit]
+    ranked = shown_rows(report, limit)
     if not ranked:
         return []
     out = [f"<details><summary>Worst rows ({len(ranked)})</summary>", ""]
-    for row in ranked:
+    for shown in ranked:
+        row = shown.row
         failing = f" \u2014 fails {', '.join(row['failing'])}" if row["failing"] else ""
         out.append(
             f"**{cell(row['dataset'], 60)} / {cell(row['id'], 80)}**{failing}: {_scores_text(row)}"
         )
-        units = _unit_lines(row)
+        units = _unit_lines(shown)
         if units:
             out += ["", "| metric | verdict | text | evidence |", "|---|---|---|---|", *units]
         out.append("")

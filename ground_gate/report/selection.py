@@ -1,0 +1,78 @@
+"""Which rows and units the report shows: the one owner of that choice.
+
+The markdown's "Worst rows" section renders exactly this selection, and the pipeline asks the
+judge for evidence quotes for exactly the groundedness units in it (`evidence: shown`), so the
+two can never disagree. Pure: reads the JSON report, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ground_gate.config.model import LOWER_IS_BETTER
+
+BAD_VERDICTS = frozenset({"unsupported", "hallucinated", "contradicted"})
+DEFAULT_WORST_ROWS = 10
+UNITS_PER_METRIC = 3
+
+Report = Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class ShownRow:
+    """One row of the Worst rows section.
+
+    units: metric name -> indices (into that metric's `units`) of the units shown, in order;
+        only metrics that did not error (an errored metric is shown as its error).
+    """
+
+    row: Mapping[str, Any]
+    units: Mapping[str, tuple[int, ...]]
+
+    @property
+    def key(self) -> tuple[str, str]:
+        return (self.row["dataset"], self.row["id"])
+
+    @property
+    def errors(self) -> tuple[str, ...]:
+        return tuple(n for n, m in self.row["metrics"].items() if m["status"] == "error")
+
+    def has_details(self) -> bool:
+        return bool(self.errors) or any(self.units.values())
+
+
+def row_score(row: Mapping[str, Any]) -> float:
+    """Lower is worse: the row's lowest 'higher is better' score (hallucination inverted)."""
+    values = []
+    for metric in row["metrics"].values():
+        if metric["status"] == "error":
+            return -1.0
+        for score, value in metric["scores"].items():
+            values.append(1 - value if score in LOWER_IS_BETTER else value)
+    return min(values) if values else 2.0
+
+
+def shown_units(
+    row: Mapping[str, Any], limit: int = UNITS_PER_METRIC
+) -> dict[str, tuple[int, ...]]:
+    """Per metric that did not error, the indices of its first `limit` bad units."""
+    shown: dict[str, tuple[int, ...]] = {}
+    for name, metric in row["metrics"].items():
+        if metric["status"] == "error":
+            continue
+        bad = [i for i, u in enumerate(metric["units"]) if u["verdict"] in BAD_VERDICTS]
+        shown[name] = tuple(bad[:limit])
+    return shown
+
+
+def shown_rows(report: Report, limit: int = DEFAULT_WORST_ROWS) -> list[ShownRow]:
+    """The rows the report details, worst first: failing rows, then rows with bad units or
+    errors, each group by its lowest score; at most `limit`."""
+    candidates = [ShownRow(r, shown_units(r)) for r in report["rows"]]
+    ranked = sorted(
+        (s for s in candidates if s.row["failing"] or s.has_details()),
+        key=lambda s: (not s.row["failing"], row_score(s.row)),
+    )
+    return ranked[:limit]
