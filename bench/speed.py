@@ -46,8 +46,14 @@ NO_REUSE = "all metrics, rows interleaved (no prefix reuse)"
 
 def metric_configs(n_questions: int) -> dict[str, MetricsConfig]:
     return {
-        "groundedness (sentence)": MetricsConfig(groundedness=GroundednessConfig()),
-        "groundedness (claim)": MetricsConfig(groundedness=GroundednessConfig(unit="claim")),
+        # evidence for every unsupported unit, as measured in bench/RESULTS.md (the runner
+        # alone has no report to choose the shown units from)
+        "groundedness (sentence)": MetricsConfig(
+            groundedness=GroundednessConfig(evidence="unsupported")
+        ),
+        "groundedness (claim)": MetricsConfig(
+            groundedness=GroundednessConfig(unit="claim", evidence="unsupported")
+        ),
         "faithfulness": MetricsConfig(faithfulness=FaithfulnessConfig()),
         f"summary_accuracy (n={n_questions})": MetricsConfig(
             summary_accuracy=SummaryAccuracyConfig(n_questions=n_questions)
@@ -123,7 +129,7 @@ def main() -> None:
             results[name] = summary(measure(server.base_url, args.model, samples, config, 1))
             print(name, results[name], flush=True)
         every = MetricsConfig(
-            groundedness=GroundednessConfig(unit="claim"),
+            groundedness=GroundednessConfig(unit="claim", evidence="unsupported"),
             faithfulness=FaithfulnessConfig(),
             summary_accuracy=SummaryAccuracyConfig(n_questions=args.n_questions),
             rating=RatingConfig(),

@@ -28,16 +28,20 @@ from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.openai_judge import OpenAIJudge, build_azure_client, build_openai_client
 from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
+from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.progress import ProgressReporter
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.json_report import SCHEMA_VERSION, build_report
 from ground_gate.report.markdown import render_markdown
+from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.results import RowResult
-from ground_gate.runner import RunResult, run
+from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
 
 EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 LOCAL_API_KEY = "not-needed"  # llama.cpp ignores the key; the SDK insists on one
+# Rows the markdown details; `evidence: shown` quotes evidence for exactly those rows' units.
+WORST_ROWS = DEFAULT_WORST_ROWS
 
 
 @dataclass(frozen=True)
@@ -192,23 +196,39 @@ def open_judge(
     yield make(client, config.context_tokens), info
 
 
+def _rows_at_once(config: JudgeConfig) -> int:
+    # llama.cpp answers one request at a time: one row at a time keeps its prefix cache warm
+    return 1 if config.provider == "local" else config.max_concurrency
+
+
 def score_all(
     config: JudgeConfig,
     work: Sequence[tuple[str, Sequence[Sample]]],
     metrics: Sequence[Metric],
     judge: Judge,
+    then: Callable[[RunResult], Awaitable[None]] | None = None,
 ) -> RunResult:
-    """Run every row with a progress display; Ctrl-C keeps the rows already scored."""
+    """Run every row with a progress display; Ctrl-C keeps the rows already scored.
+
+    then: a step run after every row was scored, with the same judge before it is closed
+    (the evidence for the rows the report shows); skipped when the run is incomplete.
+    """
     result = RunResult()
     reporter = ProgressReporter()
-    # llama.cpp answers one request at a time: one row at a time keeps its prefix cache warm
-    rows_at_once = 1 if config.provider == "local" else config.max_concurrency
 
     async def scored() -> None:
         try:
             await run(
-                work, metrics, judge, row_concurrency=rows_at_once, result=result, progress=reporter
+                work,
+                metrics,
+                judge,
+                row_concurrency=_rows_at_once(config),
+                result=result,
+                progress=reporter,
             )
+            reporter.close()
+            if then is not None and result.incomplete is None:
+                await then(result)
         finally:
             close = getattr(judge, "aclose", None)
             if close is not None:
@@ -237,30 +257,65 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
     work = select_work(config, options.datasets, options.limit)
     baseline = read_baseline(options.baseline) if options.baseline else None
     metrics = build_metrics(config.metrics)
-    with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
-        result = score_all(config.judge, work, metrics, judge)
     names = [name for name, _ in work]
-    summaries = summarise(result.rows, names, {m.name: m.scores for m in metrics})
     thresholds = _thresholds(config, names)
-    gate = evaluate(summaries, thresholds, config.on_error, result.incomplete)
-    report = build_report(
-        config_path=str(options.config_path),
-        config_digest=config.digest,
-        judge=info,
-        datasets=[(name, len(samples)) for name, samples in work],
-        rows=result.rows,
-        gate=gate,
-        thresholds=thresholds,
-        usage_by_metric=result.usage_by_metric(),
-        seconds=result.seconds,
-        on_error=config.on_error,
-    )
-    markdown = render_markdown(report, baseline=baseline)
+    policy = config.metrics.groundedness.evidence if config.metrics.groundedness else None
+    evidence = EvidenceResult()
+
+    def report_of(result: RunResult, info: Mapping[str, Any]) -> dict[str, Any]:
+        summaries = summarise(result.rows, names, {m.name: m.scores for m in metrics})
+        gate = evaluate(summaries, thresholds, config.on_error, result.incomplete)
+        return build_report(
+            config_path=str(options.config_path),
+            config_digest=config.digest,
+            judge=info,
+            datasets=[(name, len(samples)) for name, samples in work],
+            rows=result.rows,
+            gate=gate,
+            thresholds=thresholds,
+            usage_by_metric=result.usage_by_metric(),
+            seconds=result.seconds,
+            on_error=config.on_error,
+            evidence_policy=policy,
+            evidence_problem=evidence.problem,
+        )
+
+    with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
+        grounded = next((m for m in metrics if isinstance(m, Groundedness)), None)
+
+        async def quote_shown(result: RunResult) -> None:
+            # Every row is scored: gate and rank them as the report will, then quote evidence
+            # for the groundedness units its Worst rows show (report.selection decides both).
+            nonlocal evidence
+            assert grounded is not None
+            shown = shown_rows(report_of(result, info), WORST_ROWS)
+            wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
+            by_key = {(name, s.id): s for name, rows in work for s in rows}
+            evidence = await add_evidence(
+                result,
+                by_key,
+                wanted,
+                grounded,
+                judge,
+                row_concurrency=_rows_at_once(config.judge),
+            )
+
+        then = quote_shown if policy == "shown" and grounded is not None else None
+        result = score_all(config.judge, work, metrics, judge, then=then)
+    if evidence.problem:
+        echo(
+            f"ground-gate: warning: {evidence.missing} evidence quote(s) for the report are "
+            f"missing ({evidence.problem}); the scores and the gate verdict do not use them"
+        )
+    report = report_of(result, info)
+    markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
     if options.output_json:
         _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
     if options.output_md:
         _write(options.output_md, markdown)
-    code = EXIT_ERROR if gate.incomplete else (EXIT_PASSED if gate.passed else EXIT_FAILED)
+    code = (
+        EXIT_ERROR if report["incomplete"] else (EXIT_PASSED if report["passed"] else EXIT_FAILED)
+    )
     return Outcome(report, markdown, code)
 
 

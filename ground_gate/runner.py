@@ -5,21 +5,24 @@ not read the document, then all document-first calls follow back to back (prefix
 A metric that fails on a row is kept as an error result for that row, never dropped. When
 the judge is unreachable the run stops scheduling rows and says why (`RunResult.incomplete`).
 Results are appended to `RunResult.rows` as rows finish, so an interrupted run keeps them.
+
+`add_evidence` is the pass after the gate that quotes evidence for chosen units only (the
+ones the report shows); it never changes a score.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Completion, Judge, Usage
 from ground_gate.metrics import Metric, RowSession
-from ground_gate.results import MetricCost, MetricResult, RowResult
+from ground_gate.results import MetricCost, MetricResult, RowResult, UnitResult
 
 Progress = Callable[[int, int], None]
 
@@ -126,3 +129,102 @@ async def run(
         if result.incomplete is None and len(result.rows) < result.total:
             result.incomplete = "interrupted"
     return result
+
+
+class Quoting(Protocol):
+    """A metric that can quote the source as evidence for one of its units."""
+
+    @property
+    def name(self) -> str: ...
+
+    async def quote(self, sample: Sample, unit: UnitResult, session: RowSession) -> str: ...
+
+
+@dataclass
+class EvidenceResult:
+    quoted: int = 0  # units that got a quote in this pass
+    missing: int = 0  # units asked for that have none (the judge failed on them)
+    problem: str | None = None  # why, when some are missing
+
+
+def _with_evidence(
+    metric: MetricResult, quotes: Mapping[int, str], session: RowSession
+) -> MetricResult:
+    units = tuple(
+        replace(u, evidence=quotes[i]) if i in quotes else u for i, u in enumerate(metric.units)
+    )
+    usage, cost = Usage(), Usage()
+    usage.add(metric.usage)
+    usage.add(session.usage)
+    cost.add(metric.cost)
+    cost.add(session.cost)
+    return replace(metric, units=units, usage=usage, cost=cost)
+
+
+async def add_evidence(
+    result: RunResult,
+    samples: Mapping[tuple[str, str], Sample],
+    wanted: Mapping[tuple[str, str], Sequence[int]],
+    metric: Quoting,
+    judge: Judge,
+    *,
+    row_concurrency: int,
+) -> EvidenceResult:
+    """Quote evidence for the units `wanted` ((dataset, row id) -> indices into `metric`'s
+    units) that have none; the rows in `result` are replaced with the quotes added and the
+    calls' usage counted in the metric's usage of that row.
+
+    A judge failure leaves the unit without evidence and is reported, never raised: a
+    missing quote is not a missing score. Once the judge is unavailable no call is tried.
+    """
+    outcome = EvidenceResult()
+    started = time.monotonic()
+    gate = asyncio.Semaphore(row_concurrency)
+    position = {(r.dataset, r.sample_id): i for i, r in enumerate(result.rows)}
+    unavailable = asyncio.Event()
+
+    def failed(exc: JudgeError) -> None:
+        outcome.missing += 1
+        if isinstance(exc, JudgeUnavailableError):
+            if not unavailable.is_set():
+                outcome.problem = f"the judge is unavailable: {exc}"
+            unavailable.set()
+        elif outcome.problem is None:
+            outcome.problem = str(exc)
+
+    async def one(key: tuple[str, str], indices: Sequence[int]) -> None:
+        index = position[key]
+        row = result.rows[index]
+        found = [m for m in row.metrics if m.metric == metric.name and m.status == "ok"]
+        if not found:
+            return
+        todo = [i for i in indices if found[0].units[i].evidence is None]
+        if not todo:
+            return
+        async with gate:
+            row_started = time.monotonic()
+            session = RowSession(judge, metric.name, memo={})
+            quotes: dict[int, str] = {}
+
+            async def quote(i: int) -> None:
+                if unavailable.is_set():
+                    outcome.missing += 1
+                    return
+                try:
+                    quotes[i] = await metric.quote(samples[key], found[0].units[i], session)
+                except JudgeError as exc:
+                    failed(exc)
+
+            await asyncio.gather(*(quote(i) for i in todo))
+            outcome.quoted += len(quotes)
+            metrics = tuple(
+                _with_evidence(m, quotes, session) if m is found[0] else m for m in row.metrics
+            )
+            seconds = round(row.seconds + time.monotonic() - row_started, 3)
+            result.rows[index] = replace(row, metrics=metrics, seconds=seconds)
+
+    try:
+        await asyncio.gather(*(one(key, indices) for key, indices in wanted.items()))
+    finally:
+        result.seconds = round(result.seconds + time.monotonic() - started, 3)
+    return outcome

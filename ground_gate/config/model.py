@@ -69,12 +69,15 @@ class DatasetConfig:
 # (see metrics/aggregation.py).
 Aggregate = Literal["mean", "min"]
 Scoring = Literal["verdict", "probability"]
+# Which groundedness units get a quote of the source as evidence: "shown" = the ones the
+# markdown report shows (report/selection.py chooses them; quoted after the gate).
+EvidencePolicy = Literal["shown", "unsupported", "all", "none"]
 
 
 @dataclass(frozen=True)
 class GroundednessConfig:
     unit: Literal["sentence", "claim"] = "sentence"
-    evidence: Literal["unsupported", "all", "none"] = "unsupported"
+    evidence: EvidencePolicy = "shown"
     aggregate: Aggregate = "mean"
 
 

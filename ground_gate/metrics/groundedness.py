@@ -5,18 +5,22 @@ rating is the expected value over the judge's digit probabilities, which ranks b
 the greedy digit. With unit=claim (the improvement the method's critique asks for), claims
 are extracted first and sentences that make no claim are skipped; a response with no claim
 gets status no_claims, not 0.
+
+Evidence (a quote of the source, one generated answer per unit) is asked while scoring for
+`evidence: unsupported` or `all`; for `evidence: shown` (the default) the pipeline asks
+`quote` after the gate, only for the units the report shows.
 """
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
-from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.base import RowSession, best_support, chunk_document
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.metrics.verdicts import expected_rating
 from ground_gate.results import MetricResult, UnitResult
@@ -52,24 +56,31 @@ class Groundedness:
             )
             return expected_rating(completion, 0, 10) / 10
 
-        value, chunk_index, chunk = await best_support(
+        value, chunk_index, _ = await best_support(
             session, sample, len(text), rate, key=lambda v: v
         )
-        evidence = None
-        wanted = self.config.evidence
-        if wanted == "all" or (wanted == "unsupported" and value < SUPPORTED_AT):
-            evidence = await self._evidence(chunk, text, session)
-        return UnitResult(
+        unit = UnitResult(
             text=text,
             score=round(value, 4),
             verdict="supported" if value >= SUPPORTED_AT else "unsupported",
-            evidence=evidence,
             detail={"rating_0_10": round(value * 10, 2), "chunk": chunk_index},
         )
+        wanted = self.config.evidence
+        if wanted == "all" or (wanted == "unsupported" and unit.verdict == "unsupported"):
+            unit = replace(unit, evidence=await self.quote(sample, unit, session))
+        return unit
 
-    async def _evidence(self, chunk: str, text: str, session: RowSession) -> str:
+    async def quote(self, sample: Sample, unit: UnitResult, session: RowSession) -> str:
+        """The passage of the source that supports or contradicts `unit`, quoted by the judge
+        from the chunk the unit was rated against (or NOTHING_FOUND).
+
+        Used while scoring (evidence: unsupported / all) and after the gate for the units the
+        report shows (evidence: shown); the prompt, hence the cache key, is the same.
+        """
+        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(unit.text))
+        chunk = chunks[unit.detail["chunk"]]
         completion = await session.ask(
-            "evidence", prompts.quote_evidence(chunk, text), max_tokens=EVIDENCE_TOKENS
+            "evidence", prompts.quote_evidence(chunk, unit.text), max_tokens=EVIDENCE_TOKENS
         )
         quote = " ".join(prompts.strip_tags(completion.text).split()).strip("\"' ")
         return quote or NOTHING_FOUND

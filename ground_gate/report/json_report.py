@@ -1,4 +1,8 @@
-"""The JSON report: everything a run knows, versioned so that baselines stay readable."""
+"""The JSON report: everything a run knows, versioned so that baselines stay readable.
+
+Fields are only ever added within a schema version (`evidence` came later in version 1), so
+readers of a baseline must not require them.
+"""
 
 from __future__ import annotations
 
@@ -53,9 +57,15 @@ def build_report(
     usage_by_metric: Mapping[str, Usage],
     seconds: float,
     on_error: str,
+    evidence_policy: str | None = None,
+    evidence_problem: str | None = None,
     created_at: datetime | None = None,
 ) -> dict[str, Any]:
-    """datasets: (name, rows selected) pairs in config order."""
+    """datasets: (name, rows selected) pairs in config order.
+
+    evidence_policy: groundedness's `evidence` setting (None: groundedness is off);
+    evidence_problem: why some units the policy asked evidence for have none, if any.
+    """
     failing = failing_rows(rows, thresholds)
     total = Usage()
     for usage in usage_by_metric.values():
@@ -97,6 +107,13 @@ def build_report(
             }
             for row in rows
         ],
+        "evidence": {
+            "policy": evidence_policy,
+            "units": sum(
+                1 for r in rows for m in r.metrics for u in m.units if u.evidence is not None
+            ),
+            "problem": evidence_problem,
+        },
         "usage": {
             "by_metric": {name: u.as_dict() for name, u in sorted(usage_by_metric.items())},
             "total": total.as_dict(),

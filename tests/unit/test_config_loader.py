@@ -232,9 +232,7 @@ def test_load_config__an_empty_metric_is_enabled_with_defaults(in_tmp: Path, emp
         )
     )
     assert config.metrics.enabled() == ("groundedness", "rating")
-    assert config.metrics.groundedness == GroundednessConfig(
-        unit="sentence", evidence="unsupported"
-    )
+    assert config.metrics.groundedness == GroundednessConfig(unit="sentence", evidence="shown")
     assert config.metrics.rating == RatingConfig()
 
 
@@ -468,8 +466,8 @@ def test_load_config__reports_every_schema_error_at_once_in_line_order(in_tmp: P
             "config.yml:5: judge.timeout_s: expected a number > 0, got 0",
             "config.yml:7: datasets[0]: missing required key 'path'",
             "config.yml:8: datasets[0].limit: expected an integer >= 1, got -1",
-            "config.yml:10: metrics.groundedness.evidence: expected one of 'unsupported', "
-            "'all', 'none'; got 'some'",
+            "config.yml:10: metrics.groundedness.evidence: expected one of 'shown', "
+            "'unsupported', 'all', 'none'; got 'some'",
             "config.yml:10: metrics.groundedness.unit: expected one of 'sentence', 'claim'; "
             "got 'sentences' (did you mean 'sentence'?)",
             "config.yml:11: metrics.summary_accuracy.n_questions: expected an integer <= 50, "

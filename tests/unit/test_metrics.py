@@ -64,7 +64,8 @@ def grader(request: JudgeRequest) -> Completion:
 
 async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported():
     judge = FakeJudge(grader)
-    result = await score(Groundedness(), sample("It weighs 1.2 kg. It is waterproof."), judge)
+    metric = Groundedness(GroundednessConfig(evidence="unsupported"))
+    result = await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
     assert result.status == "ok"
     # 8.8/10 for the supported sentence; the unsupported "1" is split evenly between 1 and 10
     assert [u.verdict for u in result.units] == ["supported", "unsupported"]
@@ -98,9 +99,46 @@ async def test_groundedness__evidence_none_makes_no_extra_call():
     assert judge.purposes() == ["groundedness.rate"]
 
 
+async def test_groundedness__evidence_shown_asks_none_while_scoring():
+    # the default: the pipeline quotes evidence after the gate, for the units the report shows
+    judge = FakeJudge(grader)
+    result = await score(Groundedness(), sample("It weighs 1.2 kg. It is waterproof."), judge)
+    assert Groundedness().config.evidence == "shown"
+    assert judge.purposes() == ["groundedness.rate", "groundedness.rate"]
+    assert [u.evidence for u in result.units] == [None, None]
+
+
+async def test_groundedness__quote_after_scoring_is_the_request_made_while_scoring():
+    """One owner of "quote evidence for this unit": same chunk, same prompt, same cache key."""
+    document = " ".join(f"Filler sentence {i} says nothing." for i in range(300))
+    document += " The battery lasts 10 hours."
+
+    def script(request: JudgeRequest) -> Completion:
+        if request.purpose == "groundedness.evidence":
+            return Completion(text="<document>The battery lasts 10 hours.</document>")
+        if "10 hours." in request.messages[-1].content.split("</document>")[0]:
+            return said("1", **{"1": 1.0})
+        return said("0", **{"0": 1.0})
+
+    s = sample("The battery lasts 10 hours.", source=document)
+    inline = FakeJudge(script, context_tokens=1200)
+    quoted = await score(Groundedness(GroundednessConfig(evidence="all")), s, inline)
+    later = FakeJudge(script, context_tokens=1200)
+    metric = Groundedness(GroundednessConfig(evidence="none"))
+    [unit] = (await score(metric, s, later)).units
+    assert unit.detail["chunk"] > 0 and unit.evidence is None
+    session = RowSession(later, metric.name, memo={})
+    assert await metric.quote(s, unit, session) == "The battery lasts 10 hours."
+    assert later.requests[-1] == inline.requests[-1]
+    assert "10 hours." in later.requests[-1].messages[-1].content.split("</document>")[0]
+    assert quoted.units[0].evidence == "The battery lasts 10 hours."
+
+
 async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
     judge = FakeJudge(grader)
-    await score(Groundedness(), sample("It weighs 1.2 kg. It is waterproof."), judge)
+    metric = Groundedness(GroundednessConfig(evidence="unsupported"))
+    await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
+    assert "groundedness.evidence" in judge.purposes()
     for request in judge.requests:
         assert request.messages[-1].content.startswith("<document>\n" + SOURCE)
 

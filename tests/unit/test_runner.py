@@ -9,7 +9,7 @@ from ground_gate.judge.base import Completion, JudgeRequest, Usage
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
 from ground_gate.results import MetricResult, RowResult
-from ground_gate.runner import RunResult, run
+from ground_gate.runner import RunResult, add_evidence, run
 from tests.fakes import FakeJudge, said, unit_of
 
 METRICS = [Groundedness(GroundednessConfig(evidence="none")), Rating()]
@@ -113,3 +113,81 @@ def test_run_result__cost_per_row_leaves_out_rows_whose_cost_was_not_recorded():
     cost = result.cost_by_metric()["rating"]
     assert (cost.rows, cost.unrecorded_rows) == (2, 1)
     assert (cost.per_row("calls"), cost.per_row("seconds")) == (3.0, 3.0)
+
+
+def unsupported(request: JudgeRequest) -> Completion:
+    """Every sentence rated 0; an evidence request answers with a quote."""
+    if request.purpose == "groundedness.evidence":
+        return Completion(text="Doc says otherwise.", usage=Usage(calls=1, completion_tokens=4))
+    return said("0", **{"0": 1.0})
+
+
+def two_sentences(n: int) -> list[Sample]:
+    return [
+        Sample(id=f"r{i}", sources=(f"Doc {i}.",), response=f"First {i}. Second {i}.")
+        for i in range(n)
+    ]
+
+
+async def test_add_evidence__quotes_only_the_wanted_units_and_counts_their_calls_in_the_row():
+    samples = two_sentences(3)
+    judge = FakeJudge(unsupported)
+    metric = Groundedness()  # evidence: shown, none asked while scoring
+    result = await run([("a", samples)], [metric], judge, row_concurrency=2)
+    assert judge.purposes().count("groundedness.evidence") == 0
+    before = [r.metrics[0] for r in result.rows]
+
+    outcome = await add_evidence(
+        result,
+        {("a", s.id): s for s in samples},
+        {("a", "r0"): (1,), ("a", "r2"): (0, 1)},
+        metric,
+        judge,
+        row_concurrency=2,
+    )
+    assert (outcome.quoted, outcome.missing, outcome.problem) == (3, 0, None)
+    evidence = [[u.evidence for u in r.metrics[0].units] for r in result.rows]
+    assert evidence == [
+        [None, "Doc says otherwise."],
+        [None, None],
+        ["Doc says otherwise.", "Doc says otherwise."],
+    ]
+    after = [r.metrics[0] for r in result.rows]
+    assert [m.scores for m in after] == [m.scores for m in before]
+    assert [a.usage.calls - b.usage.calls for a, b in zip(after, before, strict=True)] == [1, 0, 2]
+    assert result.usage_by_metric()["groundedness"].calls == 6 + 3
+    asked = [unit_of(r, "sentence") for r in judge.requests if r.purpose.endswith("evidence")]
+    assert sorted(asked) == ["First 2.", "Second 0.", "Second 2."]
+
+    # a unit that already has evidence is not asked again
+    by_key = {("a", s.id): s for s in samples}
+    again = await add_evidence(
+        result, by_key, {("a", "r0"): (1,)}, metric, judge, row_concurrency=1
+    )
+    assert again.quoted == 0 and judge.purposes().count("groundedness.evidence") == 3
+
+
+async def test_add_evidence__an_unavailable_judge_keeps_every_score_and_says_why():
+    samples = two_sentences(2)
+    metric = Groundedness()
+    result = await run([("a", samples)], [metric], FakeJudge(unsupported), row_concurrency=1)
+    before = list(result.rows)
+
+    def down(request: JudgeRequest) -> Completion:
+        raise JudgeUnavailableError("cannot connect to 127.0.0.1:9")
+
+    judge = FakeJudge(down)
+    outcome = await add_evidence(
+        result,
+        {("a", s.id): s for s in samples},
+        {("a", "r0"): (0, 1), ("a", "r1"): (0, 1)},
+        metric,
+        judge,
+        row_concurrency=1,
+    )
+    assert outcome.problem == "the judge is unavailable: cannot connect to 127.0.0.1:9"
+    assert (outcome.quoted, outcome.missing) == (0, 4)
+    assert len(judge.requests) == 1  # no call is tried once the judge is known to be down
+    assert [r.metrics[0].scores for r in result.rows] == [r.metrics[0].scores for r in before]
+    assert all(u.evidence is None for r in result.rows for u in r.metrics[0].units)
+    assert result.incomplete is None

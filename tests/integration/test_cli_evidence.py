@@ -1,0 +1,195 @@
+"""Evidence quotes cost one judge call each: by default only the units the report shows get one.
+
+The acceptance measurement of issue 11 (item 4) through `ground-gate run` against the scripted
+OpenAI-compatible server: 40 failing rows of 2 unsupported sentences each.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from ground_gate.cli import cli
+from tests.integration.fake_openai import FakeOpenAI, Reply, completion, error
+
+ROWS = 40
+
+
+def _inner(tag: str, text: str) -> str:
+    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.S)
+    return match.group(1) if match else ""
+
+
+def judge(body: Any) -> Reply:
+    """Every sentence rated 0-2 out of 10 (row n a little less badly than row n - 1);
+    an evidence request is answered with a quote naming its sentence."""
+    prompt = body["messages"][-1]["content"]
+    sentence = _inner("sentence", prompt)
+    if "Copy, word for word" in prompt:
+        return completion(f"We ship in the EU ({sentence})")
+    assert "0 to 10" in prompt, prompt
+    row = int(re.findall(r"\d+", sentence)[0])
+    p_two = (row + 1) / (ROWS + 10)
+    return completion(
+        "0", logprobs=[{"0": math.log(1 - p_two), "2": math.log(p_two)}], completion_tokens=1
+    )
+
+
+def write_project(root: Path, url: str, evidence: str | None, *, cache: bool = False) -> Path:
+    rows = [
+        {
+            "id": f"row-{i:02d}",
+            "context": "We ship in the EU.",
+            "response": f"Parcel {i} goes to Mars. It lands on day {i}.",
+        }
+        for i in range(ROWS)
+    ]
+    (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    policy = "{}" if evidence is None else f"{{evidence: {evidence}}}"
+    config = root / "gate.yml"
+    config.write_text(
+        f"""version: 1
+judge:
+  provider: openai
+  model: fake-model
+  base_url: {url}
+  api_key_env: FAKE_KEY
+  max_retries: 1
+  timeout_s: 5
+  cache_dir: {(root / "cache") if cache else "null"}
+datasets:
+  - {{name: support, path: rows.jsonl}}
+metrics:
+  groundedness: {policy}
+thresholds:
+  groundedness: {{min: 0.5}}
+""",
+        encoding="utf-8",
+    )
+    return config
+
+
+def invoke(config: Path) -> tuple[Any, dict[str, Any], str]:
+    out_json, out_md = config.parent / "report.json", config.parent / "report.md"
+    result = CliRunner().invoke(
+        cli,
+        ["run", "-c", str(config), "--output-json", str(out_json), "--output-md", str(out_md)],
+        env={"FAKE_KEY": "k"},
+    )
+    assert "Traceback" not in result.output, result.output
+    return (
+        result,
+        json.loads(out_json.read_text(encoding="utf-8")),
+        out_md.read_text(encoding="utf-8"),
+    )
+
+
+def shown_units(markdown: str) -> list[tuple[str, str, str]]:
+    """(verdict, text, evidence) of every unit the Worst rows tables show."""
+    section = markdown.split("<summary>Worst rows")[1].split("</details>")[0]
+    lines = [line for line in section.splitlines() if line.startswith("| groundedness |")]
+    cells = [[c.strip() for c in line.split("|")[2:5]] for line in lines]
+    return [(verdict, text, evidence) for verdict, text, evidence in cells]
+
+
+def purposes(server: FakeOpenAI) -> list[str]:
+    return [
+        "evidence" if "Copy, word for word" in r.body["messages"][-1]["content"] else "rate"
+        for r in server.requests
+    ]
+
+
+def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(tmp_path):
+    with FakeOpenAI(handler=judge) as server:
+        result, report, markdown = invoke(write_project(tmp_path, server.url, None))
+        calls = purposes(server)
+    assert result.exit_code == 1, result.output
+    assert report["status"] == "failed"
+    assert len(calls) <= 110
+    assert (calls.count("rate"), calls.count("evidence")) == (80, 20)
+    units = shown_units(markdown)
+    assert len(units) == 20  # 10 worst rows, both sentences each
+    assert all(u[0] == "unsupported" for u in units)
+    assert all(u[2].startswith("We ship in the EU (") for u in units), units
+    assert all(u[1] in u[2] for u in units)  # each quote was asked for its own sentence
+    assert report["evidence"] == {"policy": "shown", "units": 20, "problem": None}
+    quoted = [
+        r["id"] for r in report["rows"] if r["metrics"]["groundedness"]["units"][0]["evidence"]
+    ]
+    assert quoted == [f"row-{i:02d}" for i in range(10)]  # the worst ten (lowest ratings)
+    # the evidence calls are counted in the row's groundedness usage and in the totals
+    assert report["usage"]["total"]["calls"] == 100
+    assert report["rows"][0]["metrics"]["groundedness"]["usage"]["calls"] == 4
+    assert report["rows"][39]["metrics"]["groundedness"]["usage"]["calls"] == 2
+
+
+@pytest.mark.parametrize(
+    ("policy", "rate", "evidence", "quoted"),
+    [("unsupported", 80, 80, 80), ("none", 80, 0, 0), ("all", 80, 80, 80)],
+)
+def test_run__other_evidence_policies_mean_what_they_say(tmp_path, policy, rate, evidence, quoted):
+    with FakeOpenAI(handler=judge) as server:
+        result, report, markdown = invoke(write_project(tmp_path, server.url, policy))
+        calls = purposes(server)
+    assert result.exit_code == 1, result.output
+    assert (calls.count("rate"), calls.count("evidence")) == (rate, evidence)
+    assert report["evidence"] == {"policy": policy, "units": quoted, "problem": None}
+    units = shown_units(markdown)
+    assert len(units) == 20
+    assert all(bool(u[2]) == (policy != "none") for u in units)
+
+
+def _without_timings(report: dict[str, Any]) -> dict[str, Any]:
+    out = {k: v for k, v in report.items() if k not in ("created_at", "seconds", "usage")}
+    out["rows"] = [
+        {
+            **{k: v for k, v in row.items() if k != "seconds"},
+            "metrics": {
+                name: {k: v for k, v in m.items() if k != "usage"}
+                for name, m in row["metrics"].items()
+            },
+        }
+        for row in report["rows"]
+    ]
+    return out
+
+
+def test_run__a_rerun_from_the_cache_makes_no_call_and_gives_the_same_report(tmp_path):
+    with FakeOpenAI(handler=judge) as server:
+        config = write_project(tmp_path, server.url, None, cache=True)
+        _, first, first_md = invoke(config)
+        assert server.request_count == 100
+        result, again, again_md = invoke(config)
+        assert server.request_count == 100
+    assert result.exit_code == 1
+    assert _without_timings(again) == _without_timings(first)
+    assert again["usage"]["total"]["calls"] == 0
+    assert again["usage"]["total"]["cache_hits"] == 100
+    assert shown_units(again_md) == shown_units(first_md)
+
+
+def test_run__a_judge_failing_on_evidence_keeps_the_scores_and_the_verdict(tmp_path):
+    def no_quotes(body: Any) -> Reply:
+        if "Copy, word for word" in body["messages"][-1]["content"]:
+            return error(401, "Incorrect API key provided", error_type="invalid_request_error")
+        return judge(body)
+
+    with FakeOpenAI(handler=no_quotes) as server:
+        result, report, markdown = invoke(write_project(tmp_path, server.url, None))
+        calls = purposes(server)
+    assert calls.count("rate") == 80
+    assert calls.count("evidence") < 20  # no call once the judge refused one
+    assert result.exit_code == 1, result.output  # the gate's own verdict, not "incomplete"
+    assert (report["status"], report["incomplete"]) == ("failed", None)
+    assert len(report["rows"]) == ROWS
+    assert report["evidence"]["units"] == 0
+    assert "unavailable" in report["evidence"]["problem"]
+    assert "ground-gate: warning: 20 evidence quote(s) for the report are missing" in result.stderr
+    assert "the scores and the gate verdict do not use them" in result.stderr
+    assert len(shown_units(markdown)) == 20
