@@ -138,6 +138,9 @@ def open_judge(
             max_retries=config.max_retries,
             timeout_s=config.timeout_s,
             cache=cache,
+            # the version the report and the action's `prompt-version` output show is the
+            # one in every cache key, so a workflow can key its actions/cache on it
+            prompt_version=PROMPT_VERSION,
             context_tokens=context_tokens,
             # llama.cpp's JSON grammar is ~30x slower than plain text on a CPU: ask in words
             structured="prompt" if config.provider == "local" else "auto",
@@ -166,6 +169,7 @@ def open_judge(
             )
             servers.append(server)
             server.start()
+            echo(f"ground-gate: the local judge is ready ({server.startup_seconds:.1f} s)")
             info["model_file"] = path.name
             return server.base_url
 
