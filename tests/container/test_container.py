@@ -14,7 +14,6 @@ import json
 import os
 import subprocess
 import tarfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,25 +24,12 @@ from ground_gate.local.sources import default_model_dir
 from tests.container.docker_action import IMAGE_ENV, WORKSPACE, Job, Run, run_action
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
+from tests.integration.support_bot import ROWS, rate
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 TOKEN = "ghs_container_token_4f1e"
 OPENAI_KEY = "sk-container-secret-93ab17"
 LOCAL_MODEL = os.environ.get("GROUND_GATE_CONTAINER_MODEL", "qwen2.5-coder-0.5b")
-ROWS = [
-    {
-        "id": "grounded-trash",
-        "question": "How long are deleted files kept?",
-        "contexts": ["Deleted files stay in the trash for 30 days."],
-        "answer": "They stay in the trash for 30 days.",
-    },
-    {
-        "id": "invented-phone",
-        "question": "How do I reach support?",
-        "contexts": ["Support is available by email only."],
-        "answer": "Call the 24/7 phone line.",
-    },
-]
 
 
 def config(*, threshold: float, cache: bool = False, judge: str = "") -> str:
@@ -69,26 +55,9 @@ def image() -> str:
     return os.environ[IMAGE_ENV]
 
 
-class TimedJudge(fake_openai.FakeOpenAI):
-    """The scripted judge, remembering when its first request arrived."""
-
-    first_request_at: float | None = None
-
-    def _record(self, request: Any) -> None:
-        if self.first_request_at is None:
-            self.first_request_at = time.time()
-        super()._record(request)
-
-
-def rate(body: Any) -> Any:
-    """5/5 for the grounded answer, 1/5 for the invented one, as first-token logprobs."""
-    digit = "1" if "24/7 phone line" in json.dumps(body["messages"]) else "5"
-    return fake_openai.completion(digit, logprobs=[{digit: -0.01}])
-
-
 @pytest.fixture
-def judge() -> Iterator[TimedJudge]:
-    with TimedJudge(handler=rate) as server:
+def judge() -> Iterator[fake_openai.FakeOpenAI]:
+    with fake_openai.FakeOpenAI(handler=rate) as server:
         yield server
 
 
@@ -117,7 +86,9 @@ def jobs() -> Iterator[list[Job]]:
         job.remove()
 
 
-def gate_run(image: str, job: Job, judge: TimedJudge, github: FakeGitHub, **inputs: str) -> Run:
+def gate_run(
+    image: str, job: Job, judge: fake_openai.FakeOpenAI, github: FakeGitHub, **inputs: str
+) -> Run:
     return run_action(
         image,
         job,
@@ -138,7 +109,7 @@ def assert_no_secret(job: Job, *runs: Run) -> None:
 
 
 def test_container__comment_created_then_updated_from_inside_the_image(
-    image: str, judge: TimedJudge, github: FakeGitHub, jobs: list[Job]
+    image: str, judge: fake_openai.FakeOpenAI, github: FakeGitHub, jobs: list[Job]
 ) -> None:
     job = make_job(config(threshold=0.8))
     jobs.append(job)
@@ -176,7 +147,7 @@ def test_container__comment_created_then_updated_from_inside_the_image(
 
 
 def test_container__gate_passes_with_exit_0(
-    image: str, judge: TimedJudge, github: FakeGitHub, jobs: list[Job]
+    image: str, judge: fake_openai.FakeOpenAI, github: FakeGitHub, jobs: list[Job]
 ) -> None:
     job = make_job(config(threshold=0.4))
     jobs.append(job)
@@ -193,7 +164,7 @@ def test_container__gate_passes_with_exit_0(
 
 
 def test_container__bad_config_exits_2_and_posts_nothing(
-    image: str, judge: TimedJudge, github: FakeGitHub, jobs: list[Job]
+    image: str, judge: fake_openai.FakeOpenAI, github: FakeGitHub, jobs: list[Job]
 ) -> None:
     job = make_job(config(threshold=0.8).replace("rating: {}", "rating: {scale: 10}"))
     jobs.append(job)
@@ -214,7 +185,7 @@ def as_runner_user(args: list[str], **kwargs: Any) -> subprocess.CompletedProces
 
 
 def test_container__judge_cache_survives_root_writes_and_a_non_root_restore(
-    image: str, judge: TimedJudge, github: FakeGitHub, jobs: list[Job]
+    image: str, judge: fake_openai.FakeOpenAI, github: FakeGitHub, jobs: list[Job]
 ) -> None:
     first_job = make_job(config(threshold=0.4, cache=True))
     jobs.append(first_job)

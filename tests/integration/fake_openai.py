@@ -162,6 +162,7 @@ class FakeOpenAI:
         self.handler_errors: list[BaseException] = []
         self.in_flight = 0
         self.max_in_flight = 0
+        self.first_request_at: float | None = None  # time.time() of the first request
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -222,6 +223,8 @@ class FakeOpenAI:
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
+            if self.first_request_at is None:
+                self.first_request_at = time.time()
             self.requests.append(request)
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)

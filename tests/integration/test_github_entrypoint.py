@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from ground_gate.cli import cli
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
+from tests.integration.support_bot import ROWS, rate
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 REPO = "octo-org/octo-repo"
@@ -41,27 +42,6 @@ metrics:
 thresholds:
   rating: {min: 0.8}
 """
-ROWS = [
-    {
-        "id": "grounded-trash",
-        "question": "How long are deleted files kept?",
-        "contexts": ["Deleted files stay in the trash for 30 days."],
-        "answer": "They stay in the trash for 30 days.",
-    },
-    {
-        "id": "invented-phone",
-        "question": "How do I reach support?",
-        "contexts": ["Support is available by email only."],
-        "answer": "Call the 24/7 phone line | <details> @octo-org/support",
-    },
-]
-
-
-def rate(body: Any) -> Any:
-    """5/5 for the grounded answer, 1/5 for the invented one, as first-token logprobs."""
-    prompt = json.dumps(body["messages"])
-    digit = "1" if "24/7 phone line" in prompt else "5"
-    return fake_openai.completion(digit, logprobs=[{digit: -0.01}])
 
 
 @pytest.fixture

@@ -1,0 +1,31 @@
+"""The two-row support-bot dataset and its scripted judge, shared by the tests that run the
+action end to end (in-process and in the real container)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from tests.integration import fake_openai
+
+ROWS = [
+    {
+        "id": "grounded-trash",
+        "question": "How long are deleted files kept?",
+        "contexts": ["Deleted files stay in the trash for 30 days."],
+        "answer": "They stay in the trash for 30 days.",
+    },
+    {
+        "id": "invented-phone",
+        "question": "How do I reach support?",
+        "contexts": ["Support is available by email only."],
+        "answer": "Call the 24/7 phone line | <details> @octo-org/support",
+    },
+]
+
+
+def rate(body: Any) -> Any:
+    """5/5 for the grounded answer, 1/5 for the invented one, as first-token logprobs."""
+    prompt = json.dumps(body["messages"])
+    digit = "1" if "24/7 phone line" in prompt else "5"
+    return fake_openai.completion(digit, logprobs=[{digit: -0.01}])
