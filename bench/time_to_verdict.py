@@ -10,8 +10,9 @@ Each run starts the container as GitHub's runner does (tests/container/docker_ac
 `fake`: the scripted OpenAI-compatible judge on 127.0.0.1 answering every call after a fixed
 latency, 100 rows of two sentences each, every sentence unsupported (groundedness' worst case
 for evidence), once with `evidence: unsupported` (the default before issue 11) and once with the
-default (`shown`), then again on the warm cache. `local`: the demo rows with the 1.5B model
-inside the container with no network, the model mounted where actions/cache restores it.
+default (`shown`), then again on the warm cache. `local`: the demo rows (or, with --local-rows N, N
+failing rows like the fake's) with the 1.5B model inside the container with no network, the
+model mounted where actions/cache restores it.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def fake_judge(latency_s: float) -> fake_openai.FakeOpenAI:
         if "Copy, word for word" in prompt:
             reply = fake_openai.completion("returns are accepted within 30 days")
         else:
-            reply = fake_openai.completion("1", logprobs=[{"1": -0.01}])
+            reply = fake_openai.completion("2", logprobs=[{"2": -0.01}])
         return fake_openai.slow(reply, latency_s)
 
     return fake_openai.FakeOpenAI(handler=handler)
@@ -126,16 +127,15 @@ def one_fake_run(image: str, rows: int, latency_s: float, evidence: str | None) 
         job.remove()
 
 
-def local_run(image: str, model: str, evidence: str | None) -> dict[str, Any]:
-    demo = (ROOT / "examples" / "demo" / "demo.jsonl").read_text()
+def local_run(image: str, model: str, evidence: str | None, rows_text: str) -> dict[str, Any]:
     job = Job.create(EVENT)
     try:
         (job.workspace / "data").mkdir()
-        (job.workspace / "data" / "rows.jsonl").write_text(demo)
+        (job.workspace / "data" / "rows.jsonl").write_text(rows_text)
         policy = f"{{evidence: {evidence}}}" if evidence else "{}"
         (job.workspace / "ground-gate.yml").write_text(
             f"version: 1\njudge:\n  provider: local\n  model: {model}\n  cache_dir: null\n"
-            "datasets:\n  - name: demo\n    path: data/rows.jsonl\n"
+            "datasets:\n  - name: rows\n    path: data/rows.jsonl\n"
             f"metrics:\n  groundedness: {policy}\nthresholds:\n  groundedness: {{min: 0.5}}\n"
         )
         run = run_action(
@@ -166,6 +166,12 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=100)
     parser.add_argument("--latency", type=float, default=0.2)
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
+    parser.add_argument(
+        "--local-rows",
+        type=int,
+        default=0,
+        help="local runs on this many failing rows like the fake's (default: the demo rows)",
+    )
     parser.add_argument("--skip", action="append", default=[], choices=["build", "fake", "local"])
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "time_to_verdict.json")
     args = parser.parse_args()
@@ -183,7 +189,14 @@ def main() -> int:
         ]
         results["fake_latency_s"] = args.latency
     if "local" not in args.skip:
-        results["local"] = [local_run(args.image, args.model, p) for p in ("unsupported", None)]
+        rows_text = (
+            fake_rows(args.local_rows)
+            if args.local_rows
+            else (ROOT / "examples" / "demo" / "demo.jsonl").read_text()
+        )
+        results["local"] = [
+            local_run(args.image, args.model, p, rows_text) for p in ("unsupported", None)
+        ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(results, indent=2) + "\n")
     print(json.dumps(results, indent=2))
