@@ -32,6 +32,7 @@ from ground_gate.config.model import (
 )
 from ground_gate.config.yamltree import Document, KeyPath, format_key_path, read_yaml
 from ground_gate.errors import ConfigError
+from ground_gate.values import describe_value
 
 _DEFAULT_MODEL = {"openai": "gpt-4o-mini", "local": "qwen2.5-coder-1.5b"}
 _DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "azure": "AZURE_OPENAI_API_KEY", "local": None}
@@ -45,6 +46,7 @@ _TYPE_NAMES = {
     "null": "null",
 }
 _BOUNDS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+_HIDDEN = "a value from the environment (not shown)"  # a secret may come from there
 
 
 def schema_text() -> str:
@@ -71,7 +73,7 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
     if not isinstance(data, dict):
         raise ConfigError(
             f"{file}:{document.line_of(())}: expected a mapping (version, judge, datasets, "
-            f"metrics) at the top level, got {_describe(data)}"
+            f"metrics) at the top level, got {describe_value(data)}"
         )
     problems = _schema_problems(document) or _meaning_problems(document)
     if problems:
@@ -143,7 +145,7 @@ def _explain(error: ValidationError, document: Document) -> list[_Problem]:
             for key in expected
             if key not in instance
         ]
-    got = _describe(instance, hidden=path in document.from_env)
+    got = _HIDDEN if path in document.from_env else describe_value(instance)
     if kind == "type":
         names = [expected] if isinstance(expected, str) else list(expected)
         text = f"expected {' or '.join(_TYPE_NAMES[n] for n in names)}, got {got}"
@@ -183,24 +185,6 @@ def _unknown_key(key: str, known: list[str], path: KeyPath) -> str:
 def _suggest(word: str, options: list[str]) -> str:
     close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
-
-
-def _describe(value: Any, hidden: bool = False) -> str:
-    if hidden:
-        return "a value from the environment (not shown)"
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
-    if isinstance(value, str):
-        return repr(value if len(value) <= 60 else value[:57] + "...")
-    if isinstance(value, dict):
-        return "a mapping"
-    if isinstance(value, list):
-        return "a list"
-    return type(value).__name__
 
 
 def _meaning_problems(document: Document) -> list[_Problem]:

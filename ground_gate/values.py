@@ -1,0 +1,42 @@
+"""How a value read from a user's file is named in an error message: `expected X, got <this>`.
+
+One helper for the config (YAML) and the datasets (JSON, CSV). Stdlib only and importing nothing
+of ground-gate, so any layer may use it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+_SHOWN_TEXT = 60  # a longer string is cut to this many characters, "..." included
+
+
+def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapping") -> str:
+    """`null`, `true`, `3`, `'text'`, `a list`, `a mapping`...
+
+    show_text: quote a string itself (cut to 60 characters), or just say "a string" (dataset
+    text is long, and the message already names the row and column).
+    mapping: what a dict is called in the file's own terms ("a mapping" in YAML, "an object" in
+    JSON).
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        if not show_text:
+            return "a string"
+        cut = _SHOWN_TEXT - 3
+        return repr(value if len(value) <= _SHOWN_TEXT else value[:cut] + "...")
+    if isinstance(value, dict):
+        return mapping
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def describe_json_value(value: Any) -> str:
+    """`describe_value` in a dataset's terms: a dict is "an object", text is not quoted."""
+    return describe_value(value, show_text=False, mapping="an object")
