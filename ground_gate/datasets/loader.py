@@ -1,0 +1,34 @@
+"""A dataset of the config -> its `Sample`s, streamed, with unique ids and the row limit."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ground_gate.config.model import DatasetConfig
+from ground_gate.datasets.formats import read_rows
+from ground_gate.datasets.sample import Sample
+from ground_gate.datasets.validation import to_sample
+from ground_gate.errors import DatasetError
+
+
+def load_samples(dataset: DatasetConfig) -> list[Sample]:
+    return list(iter_samples(dataset))
+
+
+def iter_samples(dataset: DatasetConfig) -> Iterator[Sample]:
+    """Stream the dataset's rows as Samples, stopping after `dataset.limit` of them."""
+    first_line: dict[str, int] = {}
+    count = 0
+    for row in read_rows(dataset.path, dataset.name):
+        sample = to_sample(row, dataset.fields)
+        if sample.id in first_line:
+            raise DatasetError(
+                f"{row.where}: duplicate id '{sample.id}' (first on line {first_line[sample.id]})"
+            )
+        first_line[sample.id] = row.line
+        yield sample
+        count += 1
+        if dataset.limit is not None and count >= dataset.limit:
+            return
+    if count == 0:
+        raise DatasetError(f"{dataset.path}: no rows (dataset '{dataset.name}')")

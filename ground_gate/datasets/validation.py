@@ -1,0 +1,102 @@
+"""A row's values checked and turned into a `Sample`: types, empty and null values, chunk lists.
+
+Every message names the row (`file:line`, and `row N` for JSON and CSV), the column and its role.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from ground_gate.datasets.fields import columns
+from ground_gate.datasets.formats import Row
+from ground_gate.datasets.sample import Sample
+from ground_gate.errors import DatasetError
+from ground_gate.values import describe_json_value
+
+
+def to_sample(row: Row, fields: Mapping[str, str]) -> Sample:
+    chosen = columns(row, fields)
+    return Sample(
+        id=_id(row, chosen["id"]),
+        sources=_sources(row, chosen["context"]),
+        response=_text(row, chosen["response"], "response"),
+        question=_question(row, chosen["question"]),
+        line=row.line,
+    )
+
+
+def _id(row: Row, column: str | None) -> str:
+    value = None if column is None else row.values[column]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return f"row-{row.number}"
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise DatasetError(
+            f"{row.where}: '{column}' (the id): expected a string or an integer, got "
+            f"{describe_json_value(value)}"
+        )
+    return str(value)
+
+
+def _question(row: Row, column: str | None) -> str | None:
+    if column is None:
+        return None
+    value = row.values[column]
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise DatasetError(
+            f"{row.where}: '{column}' (the question): expected a string, got "
+            f"{describe_json_value(value)}"
+        )
+    return value if value.strip() else None
+
+
+def _text(row: Row, column: str | None, role: str) -> str:
+    assert column is not None  # columns() guarantees required roles
+    value = row.values[column]
+    if value is None:
+        raise DatasetError(f"{row.where}: '{column}' (the {role}) is null")
+    if not isinstance(value, str):
+        raise DatasetError(
+            f"{row.where}: '{column}' (the {role}): expected a string, got "
+            f"{describe_json_value(value)}"
+        )
+    if not value.strip():
+        raise DatasetError(f"{row.where}: '{column}' (the {role}) is empty")
+    return value
+
+
+def _sources(row: Row, column: str | None) -> tuple[str, ...]:
+    assert column is not None
+    value = row.values[column]
+    if row.from_csv and isinstance(value, str):
+        value = _chunks_in_cell(value)
+    if not isinstance(value, list):
+        return (_text(row, column, "context"),)
+    chunks: list[str] = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str):
+            raise DatasetError(
+                f"{row.where}: '{column}'[{index}] (the context): expected a string, got "
+                f"{describe_json_value(item)}"
+            )
+        if item.strip():
+            chunks.append(item)
+    if not chunks:
+        raise DatasetError(f"{row.where}: '{column}' (the context) is empty")
+    return tuple(chunks)
+
+
+def _chunks_in_cell(cell: str) -> str | list[Any]:
+    """A CSV cell holding a JSON list of strings is a list of chunks; anything else is text."""
+    if not cell.lstrip().startswith("["):
+        return cell
+    try:
+        value = json.loads(cell)
+    except json.JSONDecodeError:
+        return cell
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        return value
+    return cell
