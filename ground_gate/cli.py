@@ -1,14 +1,13 @@
-"""The command line: parses arguments, calls the pipeline, maps the outcome to an exit code.
+"""The command line: parses arguments, calls the pipeline, exits with outcome.py's code.
 
-Exit codes: 0 gate passed, 1 a threshold was missed, 2 usage/config/data error or a run that
-could not be completed (judge unreachable, interrupted). User errors print one line, no
-traceback.
+User errors print one line, no traceback. `--output-json -` / `--output-md -` write that
+report to stdout; the markdown summary then goes to stderr, so stdout holds one document.
 """
 
 from __future__ import annotations
 
+import logging
 import os
-import signal
 import sys
 from collections.abc import Callable
 from functools import wraps
@@ -22,9 +21,11 @@ from ground_gate.config.loader import load_config, schema_text
 from ground_gate.datasets import iter_samples
 from ground_gate.errors import GroundGateError
 from ground_gate.local.commands import models
-from ground_gate.pipeline import EXIT_ERROR, EXIT_PASSED, CalibrateOptions, RunOptions, execute
+from ground_gate.outcome import EXIT_ERROR, install_signal_policy
+from ground_gate.pipeline import CalibrateOptions, Outcome, RunOptions, execute, report_text
 from ground_gate.pipeline import calibrate as calibrate_run
 
+STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -57,10 +58,54 @@ config_option = click.option(
 )
 
 
-@click.group()
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ground-gate")
-def cli() -> None:
+@click.option(
+    "-v",
+    "--verbose",
+    count=True,
+    help="Say more on stderr: -v retries, waits and the judge's progress; -vv debug.",
+)
+def cli(verbose: int) -> None:
     """Gate pull requests on the groundedness of LLM outputs."""
+    _configure_logging(verbose)
+
+
+def _configure_logging(verbose: int) -> None:
+    """ground-gate's own messages on stderr: warnings always, -v info, -vv debug. Libraries
+    (the SDK, httpx) stay at warnings: their request lines would drown ours."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("ground-gate: %(levelname)s: %(message)s"))
+    logger = logging.getLogger("ground_gate")
+    logger.handlers[:] = [handler]
+    logger.propagate = False
+    logger.setLevel(logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING)
+
+
+def _to_file(path: Path | None) -> Path | None:
+    return None if path == STDOUT else path
+
+
+def _one_stdout(json_out: Path | None, md_out: Path | None) -> None:
+    if json_out == md_out == STDOUT:
+        raise click.UsageError(
+            "--output-json - and --output-md -: only one report can go to stdout"
+        )
+
+
+def _print_outcome(
+    outcome: Outcome, json_out: Path | None, md_out: Path | None, quiet: bool
+) -> None:
+    """The report asked for on stdout, else the markdown summary (on stderr when stdout
+    carries the JSON report), then the reason a run did not finish."""
+    if json_out == STDOUT:
+        click.echo(report_text(outcome.report), nl=False)
+    if md_out == STDOUT or (not quiet and json_out != STDOUT):
+        click.echo(outcome.markdown, nl=False)
+    elif not quiet:
+        click.echo(outcome.markdown, nl=False, err=True)
+    if outcome.report["incomplete"]:
+        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
 
 
 @cli.command()
@@ -68,12 +113,12 @@ def cli() -> None:
 @click.option(
     "--output-json",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the JSON report here.",
+    help="Write the JSON report here ('-': stdout).",
 )
 @click.option(
     "--output-md",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the markdown report here.",
+    help="Write the markdown report here ('-': stdout).",
 )
 @click.option("--dataset", "datasets", multiple=True, help="Only this dataset (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most N rows per dataset.")
@@ -101,15 +146,13 @@ def run(
         datasets=datasets,
         limit=limit,
         no_cache=no_cache,
-        output_json=output_json,
-        output_md=output_md,
+        output_json=_to_file(output_json),
+        output_md=_to_file(output_md),
         baseline=baseline,
     )
+    _one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, _echo_err)
-    if not quiet:
-        click.echo(outcome.markdown, nl=False)
-    if outcome.report["incomplete"]:
-        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+    _print_outcome(outcome, output_json, output_md, quiet)
     sys.exit(outcome.exit_code)
 
 
@@ -141,8 +184,8 @@ def schema() -> None:
 )
 @click.option("--limit", type=click.IntRange(min=1), help="At most N rows per label group.")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the judge cache.")
-@click.option("--output-json", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--output-md", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--output-json", type=click.Path(dir_okay=False, path_type=Path), help="'-': stdout.")
+@click.option("--output-md", type=click.Path(dir_okay=False, path_type=Path), help="'-': stdout.")
 @user_errors
 def calibrate(
     config_path: Path,
@@ -153,76 +196,26 @@ def calibrate(
     output_md: Path | None,
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
-    options = CalibrateOptions(config_path, labels, limit, no_cache, output_json, output_md)
+    _one_stdout(output_json, output_md)
+    options = CalibrateOptions(
+        config_path, labels, limit, no_cache, _to_file(output_json), _to_file(output_md)
+    )
     outcome = calibrate_run(options, os.environ, _echo_err)
-    click.echo(outcome.markdown, nl=False)
-    if outcome.report["incomplete"]:
-        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+    _print_outcome(outcome, output_json, output_md, quiet=False)
     sys.exit(outcome.exit_code)
 
 
 @cli.command()
 def action() -> None:
     """GitHub Action mode (the container's entry point): evaluate, then publish to GitHub."""
-    from ground_gate.github.action import (
-        gate_exit_code,
-        mask_secrets,
-        publish,
-        publish_artifact,
-        report_error,
-        report_paths,
-    )
-    from ground_gate.github.client import GitHubClient
-    from ground_gate.settings import Settings, judge_overrides
+    from ground_gate.action import run_action
 
-    try:
-        settings = Settings.from_env(os.environ)
-    except GroundGateError as exc:
-        _echo_err(f"ground-gate: error: {exc}")
-        sys.exit(EXIT_ERROR)
-    mask_secrets(settings)  # before anything else is logged
-    token = settings.github_token
-    client = GitHubClient(settings.api_url, token) if token else None
-    try:
-        if settings.publish_only:  # workflow_run: publish the PR run's artifact, never evaluate
-            published = publish_artifact(settings, client=client)
-            sys.exit(gate_exit_code(settings, published.passed))
-        paths = report_paths(settings)
-        paths.directory.mkdir(parents=True, exist_ok=True)
-        os.chdir(settings.working_directory)
-        options = RunOptions(
-            config_path=settings.config,
-            output_json=paths.json,
-            output_md=paths.markdown,
-            baseline=settings.baseline,
-            judge_overrides=judge_overrides(settings),
-        )
-        outcome = execute(options, os.environ, _echo_err)
-    except GroundGateError as exc:
-        report_error(settings, str(exc))
-        _echo_err(f"ground-gate: error: {exc}")
-        sys.exit(EXIT_ERROR)
-    published = publish(
-        settings,
-        markdown=outcome.markdown,
-        report=outcome.report,
-        passed=outcome.exit_code == EXIT_PASSED,
-        client=client,
-    )
-    if outcome.exit_code == EXIT_ERROR:  # the run did not finish; publish() annotated it
-        sys.exit(EXIT_ERROR)
-    sys.exit(gate_exit_code(settings, published.passed))
+    sys.exit(run_action(os.environ, _echo_err))
 
 
 cli.add_command(models)
 
 
-def _stop(signum: int, frame: object) -> None:
-    """SIGTERM (a cancelled CI job) stops like Ctrl-C: the local server is stopped and the
-    rows already scored are written."""
-    raise KeyboardInterrupt
-
-
 def main() -> None:
-    signal.signal(signal.SIGTERM, _stop)
+    install_signal_policy()
     cli(prog_name="ground-gate")

@@ -30,6 +30,7 @@ from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
+from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.progress import ProgressReporter
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.json_report import SCHEMA_VERSION, build_report
@@ -38,7 +39,6 @@ from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.results import RowResult
 from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
 
-EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
 LOCAL_API_KEY = "not-needed"  # llama.cpp ignores the key; the SDK insists on one
 # Rows the markdown details; `evidence: shown` quotes evidence for exactly those rows' units.
 WORST_ROWS = DEFAULT_WORST_ROWS
@@ -314,13 +314,16 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
     report = report_of(result, info)
     markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
     if options.output_json:
-        _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        _write(options.output_json, report_text(report))
     if options.output_md:
         _write(options.output_md, markdown)
-    code = (
-        EXIT_ERROR if report["incomplete"] else (EXIT_PASSED if report["passed"] else EXIT_FAILED)
-    )
+    code = exit_code(passed=report["passed"], incomplete=bool(report["incomplete"]))
     return Outcome(report, markdown, code)
+
+
+def report_text(report: Mapping[str, Any]) -> str:
+    """The JSON report as written to a file or stdout."""
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
 def _write(path: Path, text: str) -> None:
@@ -409,7 +412,7 @@ def calibrate(
         _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
     ]
     if options.output_json:
-        _write(options.output_json, json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+        _write(options.output_json, report_text(report))
     if options.output_md:
         _write(options.output_md, markdown)
     return Outcome(report, markdown, EXIT_ERROR if result.incomplete else EXIT_PASSED)

@@ -17,15 +17,11 @@ from typing import Any
 
 import pytest
 
-from ground_gate.github.action import (
-    PublishResult,
-    gate_exit_code,
-    publish,
-    publish_artifact,
-    report_paths,
-)
+from ground_gate.github.artifact import publish_artifact
 from ground_gate.github.body import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubClient
+from ground_gate.github.publish import PublishResult, publish, report_paths
+from ground_gate.outcome import exit_code
 from ground_gate.settings import Settings
 from tests.integration.fake_github import FakeGitHub
 
@@ -230,7 +226,14 @@ def test_publish__first_run_creates_the_comment(tmp_path: Path, fake: FakeGitHub
     )
     assert fake.routes_called() == ["GET get-user", "GET list-comments", "POST create-comment"]
     assert (run.workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
-    assert gate_exit_code(run.settings(), result.passed) == 1
+    assert (
+        exit_code(
+            passed=result.passed,
+            incomplete=False,
+            fail_on_threshold=run.settings().fail_on_threshold,
+        )
+        == 1
+    )
 
 
 def test_publish__second_run_edits_the_same_comment(tmp_path: Path, fake: FakeGitHub) -> None:
@@ -248,7 +251,14 @@ def test_publish__second_run_edits_the_same_comment(tmp_path: Path, fake: FakeGi
         "PATCH update-comment",
     ]
     assert ("passed", "true") in second.outputs()
-    assert gate_exit_code(second.settings(), result.passed) == 0
+    assert (
+        exit_code(
+            passed=result.passed,
+            incomplete=False,
+            fail_on_threshold=second.settings().fail_on_threshold,
+        )
+        == 0
+    )
 
 
 def test_publish__our_comment_on_page_two_is_updated(tmp_path: Path, fake: FakeGitHub) -> None:
@@ -323,7 +333,14 @@ def test_publish__fork_token_403_warns_and_keeps_the_verdict(
         + "\n"
     )
     assert run.sleeps == []  # a 403 is final: no retry
-    assert gate_exit_code(run.settings(), result.passed) == 1
+    assert (
+        exit_code(
+            passed=result.passed,
+            incomplete=False,
+            fail_on_threshold=run.settings().fail_on_threshold,
+        )
+        == 1
+    )
 
 
 def test_publish__404_warns_without_retrying(tmp_path: Path, fake: FakeGitHub) -> None:
@@ -528,7 +545,7 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     ]
     assert run.outputs() == FAILED_OUTPUTS
     assert run.summary.read_text() == MARKDOWN
-    assert gate_exit_code(settings, result.passed) == 1
+    assert exit_code(passed=result.passed, incomplete=False) == 1
 
 
 def test_publish_artifact__a_forged_pr_number_is_not_commented(
@@ -571,7 +588,7 @@ def test_publish_artifact__missing_artifact_is_a_config_error(
 
 
 def test_report_error__annotation_summary_and_outputs(tmp_path: Path, fake: FakeGitHub) -> None:
-    from ground_gate.github.action import report_error
+    from ground_gate.github.publish import report_error
 
     run = new_run(tmp_path, fake)
     report_error(

@@ -14,7 +14,7 @@ from typing import Any
 
 import yaml
 
-from ground_gate.github.action import publish
+from ground_gate.github.publish import publish
 from ground_gate.settings import Settings
 
 ROOT = Path(__file__).parents[2]

@@ -1,0 +1,76 @@
+"""The GitHub Action's steps, in order, in one place (the container's entry point).
+
+1. Read and check the whole environment once (Settings); a bad input ends here with exit 2.
+2. Register the secrets with the runner's log masking, before anything else is logged.
+3. In a workflow_run run, publish the pull-request run's artifact and stop: never evaluate.
+4. Otherwise evaluate (the same pipeline as `ground-gate run`), writing the reports into
+   `<working-directory>/ground-gate-report/`.
+5. Publish: job summary, outputs, annotations, then the sticky comment (best effort).
+6. Exit: 2 when the run could not finish, else the gate's verdict (see outcome.py), with
+   `fail-on-threshold: false` turning a missed threshold into 0.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+
+from ground_gate.errors import GroundGateError
+from ground_gate.github.artifact import publish_artifact
+from ground_gate.github.client import GitHubClient
+from ground_gate.github.publish import mask_secrets, publish, report_error, report_paths
+from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
+from ground_gate.pipeline import Outcome, RunOptions, execute
+from ground_gate.settings import Settings, judge_overrides
+
+
+def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:
+    """Run the action's steps; return the exit code."""
+    try:
+        settings = Settings.from_env(env)
+    except GroundGateError as exc:
+        echo(f"ground-gate: error: {exc}")
+        return EXIT_ERROR
+    mask_secrets(settings)
+    client = (
+        GitHubClient(settings.api_url, settings.github_token) if settings.github_token else None
+    )
+    try:
+        if settings.publish_only:
+            published = publish_artifact(settings, client=client)
+            return exit_code(
+                passed=published.passed,
+                incomplete=False,
+                fail_on_threshold=settings.fail_on_threshold,
+            )
+        outcome = _evaluate(settings, env, echo)
+    except GroundGateError as exc:
+        report_error(settings, str(exc))
+        echo(f"ground-gate: error: {exc}")
+        return EXIT_ERROR
+    published = publish(
+        settings,
+        markdown=outcome.markdown,
+        report=outcome.report,
+        passed=outcome.exit_code == EXIT_PASSED,
+        client=client,
+    )
+    return exit_code(
+        passed=published.passed,
+        incomplete=outcome.exit_code == EXIT_ERROR,  # publish() annotated why
+        fail_on_threshold=settings.fail_on_threshold,
+    )
+
+
+def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
+    paths = report_paths(settings)
+    paths.directory.mkdir(parents=True, exist_ok=True)
+    os.chdir(settings.working_directory)
+    options = RunOptions(
+        config_path=settings.config,
+        output_json=paths.json,
+        output_md=paths.markdown,
+        baseline=settings.baseline,
+        judge_overrides=judge_overrides(settings),
+    )
+    return execute(options, env, echo)

@@ -1,0 +1,196 @@
+"""Publishing a finished evaluation to GitHub: job summary, step outputs, annotations, then the
+sticky comment (best effort).
+
+The job summary, the outputs and the annotations are always written; whatever happens while
+commenting (a fork's read-only token, a 404, GitHub down), the run ends with a warning and the
+gate's verdict is never changed by it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from ground_gate.github import checks
+from ground_gate.github.event import PR_NUMBER_FILE, load_event, pr_number, write_pr_number_file
+from ground_gate.github.outputs import add_mask, annotate, append_step_summary, write_outputs
+from ground_gate.github.sticky_comment import REPORT_DIR, GitHubAPI, Sleep, post_comment
+from ground_gate.settings import Settings
+
+
+@dataclass(frozen=True)
+class ReportPaths:
+    """Where `ground-gate action` writes its reports: `<working-directory>/ground-gate-report/`.
+
+    The pull-request run uploads this directory as an artifact; the workflow_run run downloads
+    it to the same place and publishes it.
+    """
+
+    directory: Path
+    json: Path
+    markdown: Path
+    pr_number: Path
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    passed: bool  # exactly the verdict given to publish()
+    summary: str
+    comment: str  # created | updated | skipped | failed
+    comment_url: str | None
+    warnings: tuple[str, ...]
+
+
+def report_paths(settings: Settings) -> ReportPaths:
+    directory = settings.working_directory / REPORT_DIR
+    return ReportPaths(
+        directory=directory,
+        json=directory / "report.json",
+        markdown=directory / "report.md",
+        pr_number=directory / PR_NUMBER_FILE,
+    )
+
+
+def mask_secrets(settings: Settings, out: TextIO | None = None) -> None:
+    """Register the secrets with the runner's log masking; call before anything is logged."""
+    for secret in (settings.openai_api_key, settings.github_token):
+        if secret:
+            add_mask(secret, out or sys.stdout)
+
+
+def publish(
+    settings: Settings,
+    *,
+    markdown: str,
+    report: Mapping[str, Any],
+    passed: bool,
+    client: GitHubAPI | None,
+    pr_number: int | None = None,
+    paths: ReportPaths | None = None,
+    out: TextIO | None = None,
+    sleep: Sleep = time.sleep,
+) -> PublishResult:
+    """Job summary, outputs, annotations, then the sticky comment (best effort).
+
+    `pr_number` overrides the number read from the event payload (workflow_run mode).
+    """
+    return publish_report(
+        settings,
+        markdown=markdown,
+        report=report,
+        passed=passed,
+        client=client,
+        pr_number=pr_number,
+        paths=paths or report_paths(settings),
+        out=out or sys.stdout,
+        sleep=sleep,
+        blocked=None,
+    )
+
+
+def publish_report(
+    settings: Settings,
+    *,
+    markdown: str,
+    report: Mapping[str, Any],
+    passed: bool,
+    client: GitHubAPI | None,
+    pr_number: int | None,
+    paths: ReportPaths,
+    out: TextIO,
+    sleep: Sleep,
+    blocked: str | None,
+) -> PublishResult:
+    mask_secrets(settings, out)
+    summary = checks.summary_line(report, passed)
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        annotate("warning", message, out, title="ground-gate")
+
+    shown_md = _shown(paths.markdown, settings.workspace)
+    if append_step_summary(
+        settings.step_summary_path,
+        markdown,
+        note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
+        f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
+    ):
+        warn("the job summary was trimmed to GitHub's 1 MiB limit")
+    write_outputs(
+        settings.output_path,
+        {
+            "passed": "true" if passed else "false",
+            "report-json": _shown(paths.json, settings.workspace),
+            "report-markdown": shown_md,
+            "scores": json.dumps(checks.scores_by_dataset(report), separators=(",", ":")),
+            "summary": summary,
+            "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
+        },
+    )
+    _annotate_failures(report, out)
+
+    number = pr_number
+    if number is None and not settings.publish_only:
+        number = _event_pr_number(settings)
+        if number is not None and paths.directory.is_dir():
+            write_pr_number_file(paths.pr_number, number)
+    if blocked:
+        warn(blocked)
+        outcome, url = "skipped", None
+    else:
+        outcome, url = post_comment(settings, client, markdown, number, warn, out, sleep)
+    print(summary, file=out)
+    return PublishResult(passed, summary, outcome, url, tuple(warnings))
+
+
+def report_error(settings: Settings, message: str, out: TextIO | None = None) -> None:
+    """A run that could not finish (bad config, judge unreachable): say so where people look.
+
+    An annotation, a job summary paragraph and the `passed`/`summary` outputs; the caller
+    still exits 2. No comment: a PR comment is for verdicts, not for workflow mistakes.
+    """
+    out = out or sys.stdout
+    annotate("error", message, out, title="ground-gate")
+    append_step_summary(
+        settings.step_summary_path,
+        f"## ground-gate could not run\n\n```text\n{message}\n```\n",
+        note="> [!NOTE]\n> The message was trimmed.",
+    )
+    write_outputs(
+        settings.output_path,
+        {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
+    )
+
+
+def _event_pr_number(settings: Settings) -> int | None:
+    return pr_number(settings.event_name, load_event(settings.event_path))
+
+
+def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:
+    incomplete = checks.incomplete_reason(report)
+    if incomplete:
+        annotate(
+            "error", f"the evaluation did not complete: {incomplete}", out, title="ground-gate"
+        )
+    for check in checks.failures(report):
+        annotate(
+            "error",
+            f"{check.dataset}: {check.score} {check.reason}",
+            out,
+            title=f"ground-gate: {check.dataset} {check.score}",
+        )
+
+
+def _shown(path: Path, workspace: Path) -> str:
+    """Paths relative to the workspace: the container's /github/workspace is another path on
+    the runner, so later steps can only use relative ones."""
+    try:
+        return path.relative_to(workspace).as_posix()
+    except ValueError:
+        return path.as_posix()
