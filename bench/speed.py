@@ -34,8 +34,8 @@ from ground_gate.config.model import (
 )
 from ground_gate.datasets import load_samples
 from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
+from ground_gate.local.resolve import resolve_model
 from ground_gate.local.server import LocalServer
-from ground_gate.local.sources import resolve_model
 from ground_gate.metrics import build_metrics
 from ground_gate.runner import RunResult, run
 

@@ -28,7 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ground_gate.local.sources import default_model_dir
+from ground_gate.local.model_cache import default_model_dir
 from tests.container.docker_action import WORKSPACE, Job, run_action
 from tests.integration import fake_openai
 

@@ -150,7 +150,7 @@ def open_judge(
     if config.provider == "local":
         from ground_gate.local.commands import ProgressRenderer
         from ground_gate.local.server import HOST, LocalServer
-        from ground_gate.local.sources import resolve_model
+        from ground_gate.local.resolve import resolve_model
 
         context_tokens = config.context_tokens or 4096
         servers: list[LocalServer] = []

@@ -7,6 +7,9 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+# (what is happening, bytes done, bytes total): how downloads and hashing report progress
+ProgressFn = Callable[[str, int, int], None]
+
 PLAIN_EVERY_S = 30.0
 
 

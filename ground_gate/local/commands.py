@@ -12,8 +12,9 @@ import click
 from tabulate import tabulate
 
 from ground_gate.errors import ModelError
+from ground_gate.local.model_cache import cached_status, default_model_dir
 from ground_gate.local.registry import DEFAULT_MODEL, KNOWN_MODELS
-from ground_gate.local.sources import cached_status, default_model_dir, resolve_model
+from ground_gate.local.resolve import resolve_model
 
 MB = 1_000_000
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from ground_gate.local.sources import default_model_dir
+from ground_gate.local.model_cache import default_model_dir
 from tests.container.docker_action import IMAGE_ENV, WORKSPACE, Job, Run, run_action
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub

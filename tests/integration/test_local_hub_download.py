@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from ground_gate.errors import ModelError
+from ground_gate.local.downloads import http_download
 from ground_gate.local.registry import KnownModel
-from ground_gate.local.sources import http_download, resolve_model
+from ground_gate.local.resolve import resolve_model
 
 DATA = b"GGUF" + bytes(range(256)) * 3000  # 768,004 bytes: several read chunks
 

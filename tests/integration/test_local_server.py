@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 
 from ground_gate.errors import ModelError
+from ground_gate.local.model_cache import cached_status
 from ground_gate.local.registry import known_model
 from ground_gate.local.server import LocalServer
-from ground_gate.local.sources import cached_status
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent

