@@ -1,10 +1,11 @@
 """The lifecycle of a llama.cpp server (llama-cpp-python) on 127.0.0.1 for the local judge.
 
 The server runs in its own process group, on a free port, with its output in a temporary log.
-It is stopped on every exit path: leaving the `with` block (normally or by an exception,
-Ctrl-C included), SIGTERM/SIGHUP to ground-gate (turned into SystemExit so blocks unwind),
-interpreter exit (atexit), and, as a last resort, the death of ground-gate itself: the child
-watches its parent and exits when it is re-parented, so even `kill -9` leaves no orphan.
+It is stopped on every exit path: leaving the `with` block or calling `stop()` (normally or by
+an exception, Ctrl-C included, and SIGTERM/SIGHUP, which the CLI's one signal policy in
+`ground_gate.outcome` turns into KeyboardInterrupt), interpreter exit (atexit), and, as a last
+resort, the death of ground-gate itself: the child watches its parent and exits when it is
+re-parented, so even `kill -9` leaves no orphan. This module installs no signal handler.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import urllib.error
 import urllib.request
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import FrameType, TracebackType
+from types import TracebackType
 from typing import IO, Any
 
 from ground_gate.errors import ModelError
@@ -311,7 +312,6 @@ def _signal_group(process: subprocess.Popen[bytes], sig: int) -> None:
 
 _live: set[LocalServer] = set()
 _live_lock = threading.Lock()
-_previous_handlers: dict[int, Any] = {}
 _atexit_registered = False
 
 
@@ -322,40 +322,13 @@ def _remember(server: LocalServer) -> None:
         if not _atexit_registered:
             atexit.register(_stop_all)
             _atexit_registered = True
-        _install_signal_handlers()
 
 
 def _forget(server: LocalServer) -> None:
     with _live_lock:
         _live.discard(server)
-        if not _live:
-            _restore_signal_handlers()
 
 
 def _stop_all() -> None:
     for server in list(_live):
         server.stop()
-
-
-def _exit_on_signal(signum: int, frame: FrameType | None) -> None:
-    # Unwind `with` blocks (which stop their servers) instead of dying where we stand.
-    raise SystemExit(128 + signum)
-
-
-def _install_signal_handlers() -> None:
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for name in ("SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is None or sig in _previous_handlers:
-            continue
-        if signal.getsignal(sig) is signal.SIG_DFL:  # leave a host application's handler alone
-            _previous_handlers[sig] = signal.signal(sig, _exit_on_signal)
-
-
-def _restore_signal_handlers() -> None:
-    if threading.current_thread() is not threading.main_thread():
-        return
-    for sig, previous in list(_previous_handlers.items()):
-        signal.signal(sig, previous)
-        del _previous_handlers[sig]
