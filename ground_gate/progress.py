@@ -1,4 +1,12 @@
-"""Progress for people: a live bar with ETA on a terminal, periodic plain lines in CI logs."""
+"""Progress for people, one renderer for the whole tool: a bar rewritten in place on a terminal,
+plain lines now and then in CI logs (which keep every byte written to them).
+
+- `Terminal`: where progress goes and how it is drawn (the one renderer).
+- `RowProgress`: rows scored, with an ETA (called as `(done, total)` by the runner).
+- `ByteProgress`: model downloads and hashing (a `ProgressFn`: `(what, done, total)`).
+
+All of it goes to stderr by default, so stdout keeps only the command's own output.
+"""
 
 from __future__ import annotations
 
@@ -10,7 +18,143 @@ from typing import TextIO
 # (what is happening, bytes done, bytes total): how downloads and hashing report progress
 ProgressFn = Callable[[str, int, int], None]
 
-PLAIN_EVERY_S = 30.0
+MB = 1_000_000
+
+
+class Terminal:
+    """A line rewritten in place (`redraw`) on a TTY, or whole lines (`line`) in a log."""
+
+    def __init__(self, stream: TextIO | None = None, *, tty: bool | None = None, width: int = 30):
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty() if tty is None else tty
+        self.width = width
+        self._open = False  # a redrawn line not yet ended
+
+    def bar(self, done: int, total: int) -> str:
+        """`[#####-----]`, full when there is nothing to do."""
+        filled = self.width * done // total if total > 0 else self.width
+        return "[" + "#" * filled + "-" * (self.width - filled) + "]"
+
+    def redraw(self, text: str) -> None:
+        self._write(f"\r{text}")
+        self._open = True
+
+    def line(self, text: str) -> None:
+        """A whole line, after ending a redrawn one."""
+        self.end()
+        self._write(f"{text}\n")
+
+    def end(self) -> None:
+        if self._open:
+            self._write("\n")
+            self._open = False
+
+    def _write(self, text: str) -> None:
+        self.stream.write(text)
+        self.stream.flush()
+
+
+class RowProgress:
+    """Rows scored: call with (done, total) after each row; `close()` ends the line.
+
+    A bar with the ETA on a terminal; in a log, a line every `line_every_s` and at the end.
+    """
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        tty: bool | None = None,
+        line_every_s: float = 30.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.terminal = Terminal(stream, tty=tty)
+        self.line_every_s = line_every_s
+        self._clock = clock
+        self._started = clock()
+        self._last_line_at = self._started
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self._clock()
+        elapsed = now - self._started
+        eta = _eta(done, total, elapsed)
+        if self.terminal.tty:
+            self.terminal.redraw(
+                f"{self.terminal.bar(done, total)} {done}/{total} rows, ETA {eta} "
+            )
+        elif done == total or now - self._last_line_at >= self.line_every_s:
+            self._last_line_at = now
+            self.terminal.line(
+                f"ground-gate: {done}/{total} rows scored, {elapsed:.0f} s, ETA {eta}"
+            )
+
+    def close(self) -> None:
+        self.terminal.end()
+
+
+class ByteProgress:
+    """Bytes downloaded or hashed, as a `ProgressFn`: (what, done, total); `close()` ends it.
+
+    A bar with sizes on a terminal, redrawn when the percentage moves; in a log, the stage's
+    name, then a line at every tenth crossed and at least every `line_every_s` while it moves.
+    A total of 0 is a stage without sizes (waiting for a lock): its name only.
+    """
+
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        *,
+        tty: bool | None = None,
+        width: int = 30,
+        line_every_s: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.terminal = Terminal(stream, tty=tty, width=width)
+        self.line_every_s = line_every_s
+        self._clock = clock
+        self._what: str | None = None
+        self._last_line_at = 0.0
+        self._last_percent = -1
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        if what != self._what:
+            self._start(what, total)
+        if total <= 0:
+            return
+        percent = min(100, done * 100 // total)
+        if self.terminal.tty:
+            if percent != self._last_percent:
+                bar = self.terminal.bar(percent, 100)
+                sizes = f"{done / MB:.1f}/{total / MB:.1f} MB"
+                self.terminal.redraw(f"{what} {bar} {percent:3d}% {sizes}")
+        elif self._line_due(percent):
+            self.terminal.line(f"  {percent}% ({done / MB:.1f} of {total / MB:.1f} MB)")
+        self._last_percent = percent
+        if done >= total:
+            self.terminal.end()
+            self._what = None
+
+    def close(self) -> None:
+        self.terminal.end()
+
+    def _start(self, what: str, total: int) -> None:
+        self.terminal.end()
+        self._what = what
+        self._last_percent = -1
+        self._last_line_at = self._clock()
+        if total <= 0 or not self.terminal.tty:
+            self.terminal.line(what)
+
+    def _line_due(self, percent: int) -> bool:
+        """A line at every tenth crossed, and at least every `line_every_s` while it moves."""
+        if percent == self._last_percent:
+            return False
+        now = self._clock()
+        crossed_tenth = percent // 10 > max(self._last_percent, 0) // 10
+        if crossed_tenth or now - self._last_line_at >= self.line_every_s:
+            self._last_line_at = now
+            return True
+        return False
 
 
 def _eta(done: int, total: int, elapsed: float) -> str:
@@ -21,43 +165,5 @@ def _eta(done: int, total: int, elapsed: float) -> str:
     return f"{minutes:02d}:{seconds:02d}"
 
 
-class ProgressReporter:
-    """Call with (done, total) after each row; `close()` ends the line on a terminal."""
-
-    def __init__(
-        self,
-        stream: TextIO | None = None,
-        *,
-        interactive: bool | None = None,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.stream = stream or sys.stderr
-        self.interactive = self.stream.isatty() if interactive is None else interactive
-        self.clock = clock
-        self.started = clock()
-        self.last_line = self.started
-        self.drawn = False
-
-    def __call__(self, done: int, total: int) -> None:
-        now = self.clock()
-        elapsed = now - self.started
-        if self.interactive:
-            width = 30
-            filled = int(width * done / total) if total else width
-            bar = "#" * filled + "-" * (width - filled)
-            eta = _eta(done, total, elapsed)
-            self.stream.write(f"\r[{bar}] {done}/{total} rows, ETA {eta} ")
-            self.stream.flush()
-            self.drawn = True
-        elif done == total or now - self.last_line >= PLAIN_EVERY_S:
-            self.last_line = now
-            eta = _eta(done, total, elapsed)
-            line = f"ground-gate: {done}/{total} rows scored, {elapsed:.0f} s, ETA {eta}\n"
-            self.stream.write(line)
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.drawn:
-            self.stream.write("\n")
-            self.stream.flush()
-            self.drawn = False
+# The names the pipeline and the judge factory import today; use RowProgress and ByteProgress.
+ProgressReporter = RowProgress

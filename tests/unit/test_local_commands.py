@@ -1,9 +1,8 @@
-"""`models list|pull` through click's runner, and the progress renderer."""
+"""`models list|pull` through click's runner."""
 
 from __future__ import annotations
 
 import hashlib
-import io
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ from click.testing import CliRunner
 
 from ground_gate.errors import ModelError
 from ground_gate.local import commands
-from ground_gate.local.commands import ProgressRenderer, models
+from ground_gate.local.commands import models
 from ground_gate.local.registry import KnownModel
 from ground_gate.local.resolve import resolve_model
 from ground_gate.progress import ProgressFn
@@ -89,48 +88,3 @@ def test_models_pull__unknown_name_is_a_usage_error(registry: dict[str, KnownMod
     result = CliRunner().invoke(models, ["pull", "gpt-5"])
     assert result.exit_code == 2
     assert result.stderr.endswith("Error: unknown model 'gpt-5': expected one of tiny-a, tiny-b\n")
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def test_progress_renderer__log_lines_each_tenth_and_on_a_timer() -> None:
-    out = io.StringIO()
-    clock = FakeClock()
-    render = ProgressRenderer(out, tty=False, line_every_s=10.0, clock=clock)
-    render("verifying x.gguf", 0, 1_000_000)
-    render("verifying x.gguf", 50_000, 1_000_000)  # 5%: nothing yet
-    clock.now = 11.0
-    render("verifying x.gguf", 60_000, 1_000_000)  # 6%, but 11 s passed
-    render("verifying x.gguf", 250_000, 1_000_000)  # crossed 10% and 20%
-    render("verifying x.gguf", 1_000_000, 1_000_000)
-    render("waiting for another process to finish x.gguf", 0, 0)
-    assert out.getvalue() == (
-        "verifying x.gguf\n"
-        "  6% (0.1 of 1.0 MB)\n"
-        "  25% (0.2 of 1.0 MB)\n"
-        "  100% (1.0 of 1.0 MB)\n"
-        "waiting for another process to finish x.gguf\n"
-    )
-
-
-def test_progress_renderer__terminal_bar_is_rewritten_in_place() -> None:
-    out = io.StringIO()
-    render = ProgressRenderer(out, tty=True, width=10)
-    render("downloading a", 0, 2_000_000)
-    render("downloading a", 1_000_000, 2_000_000)
-    render("downloading a", 1_000_001, 2_000_000)  # same percent: no redraw
-    render("verifying a", 0, 2_000_000)
-    render.close()
-    assert out.getvalue() == (
-        "\rdownloading a [----------]   0% 0.0/2.0 MB"
-        "\rdownloading a [#####-----]  50% 1.0/2.0 MB"
-        "\n"
-        "\rverifying a [----------]   0% 0.0/2.0 MB"
-        "\n"
-    )
