@@ -1,0 +1,87 @@
+"""What goes to stdout and stderr: `--output-json -`, `--output-md -`, `-v`, `-h`, and
+`python -m ground_gate`, through the CLI against the scripted OpenAI-compatible server."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from ground_gate import __version__
+from ground_gate.cli import cli
+from tests.integration.fake_openai import FakeOpenAI, rate_limited
+from tests.integration.test_cli_run import grade, write_project
+
+ENV = {"FAKE_KEY": "sk-secret-value"}
+
+
+def test_run__output_json_dash__stdout_holds_only_the_json_report(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        result = CliRunner().invoke(cli, ["run", "-c", str(config), "--output-json", "-"], env=ENV)
+
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["status"] == "passed"
+    assert [r["id"] for r in report["rows"]] == ["good-1", "good-2", "mars-1"]
+    assert "\n## \u2705 ground-gate: passed" in "\n" + result.stderr
+    assert not (tmp_path / "-").exists()
+
+
+def test_run__output_md_dash__stdout_holds_the_markdown_once(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        result = CliRunner().invoke(cli, ["run", "-c", str(config), "--output-md", "-"], env=ENV)
+
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("## \u2705 ground-gate: passed")
+    assert result.stdout.count("ground-gate: passed") == 1
+    assert not (tmp_path / "-").exists()
+
+
+def test_run__both_reports_to_stdout_is_a_usage_error(tmp_path):
+    config = write_project(tmp_path, "http://127.0.0.1:9/v1")
+
+    result = CliRunner().invoke(
+        cli, ["run", "-c", str(config), "--output-json", "-", "--output-md", "-"], env=ENV
+    )
+
+    assert result.exit_code == 2
+    assert "only one report can go to stdout" in result.stderr
+    assert result.stdout == ""
+
+
+def test_run__verbose_shows_retries_and_waits_on_stderr(tmp_path):
+    with FakeOpenAI(handler=grade) as server:
+        server.push(rate_limited("0"))
+        config = write_project(tmp_path, server.url)
+        quiet = CliRunner().invoke(cli, ["run", "-c", str(config), "--no-cache"], env=ENV)
+        server.push(rate_limited("0"))
+        loud = CliRunner().invoke(cli, ["-v", "run", "-c", str(config), "--no-cache"], env=ENV)
+
+    assert quiet.exit_code == loud.exit_code == 0, loud.output
+    retry_lines = [line for line in loud.stderr.splitlines() if "429" in line]
+    assert retry_lines, loud.stderr
+    assert all(line.startswith("ground-gate: ") for line in retry_lines)
+    assert not [line for line in quiet.stderr.splitlines() if "429" in line]
+    assert "sk-secret-value" not in loud.stderr
+
+
+def test_cli__h_is_help_for_the_group_and_every_command():
+    for args in (["-h"], ["run", "-h"], ["action", "-h"], ["models", "-h"]):
+        result = CliRunner().invoke(cli, args)
+        assert result.exit_code == 0, (args, result.output)
+        assert "Usage:" in result.stdout
+
+
+def test_python_m_ground_gate__version():
+    result = subprocess.run(
+        [sys.executable, "-m", "ground_gate", "--version"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == f"ground-gate, version {__version__}\n"
