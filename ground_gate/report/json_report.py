@@ -1,47 +1,144 @@
 """The JSON report: everything a run knows, versioned so that baselines stay readable.
 
-Fields are only ever added within a schema version (`evidence` came later in version 1), so
-readers of a baseline must not require them.
+Its shape is `report.types.Report`, published as `report.schema.json`. Fields are only ever
+added within a schema version (`evidence` came later in version 1), so readers of a baseline
+must not require them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from ground_gate import __version__
 from ground_gate.config.model import Threshold
-from ground_gate.gate import GateResult, failing_rows
+from ground_gate.gate import GateResult, Verdict, failing_rows
 from ground_gate.judge.base import Usage
-from ground_gate.results import MetricResult, RowResult
+from ground_gate.report.types import (
+    DatasetEntry,
+    EvidenceSummary,
+    MetricEntry,
+    Report,
+    RowEntry,
+    RunStatus,
+    ScoreEntry,
+    ThresholdBounds,
+    UnitEntry,
+    UsageCounts,
+    UsageSummary,
+)
+from ground_gate.results import MetricResult, RowResult, UnitResult
 
 SCHEMA_VERSION = 1
 
 
-def _threshold(threshold: Threshold | None) -> dict[str, float] | None:
+def _status(gate: GateResult) -> RunStatus:
+    if gate.incomplete:
+        return "incomplete"
+    return "passed" if gate.passed else "failed"
+
+
+def _threshold(threshold: Threshold | None) -> ThresholdBounds | None:
     if threshold is None:
         return None
-    return {k: v for k, v in (("min", threshold.min), ("max", threshold.max)) if v is not None}
+    bounds: ThresholdBounds = {}
+    if threshold.min is not None:
+        bounds["min"] = threshold.min
+    if threshold.max is not None:
+        bounds["max"] = threshold.max
+    return bounds
 
 
-def _metric(result: MetricResult) -> dict[str, Any]:
+def _score(verdict: Verdict) -> ScoreEntry:
+    summary = verdict.summary
+    return {
+        "dataset": summary.dataset,
+        "score": summary.score,
+        "mean": summary.mean,
+        "n": summary.n,
+        "n_error": summary.n_error,
+        "n_no_claims": summary.n_no_claims,
+        "ci95": list(summary.ci95) if summary.ci95 else None,
+        "threshold": _threshold(verdict.threshold),
+        "passed": verdict.passed,
+        "reason": verdict.reason,
+    }
+
+
+def _usage(usage: Usage) -> UsageCounts:
+    return {
+        "calls": usage.calls,
+        "prompt_tokens": usage.prompt_tokens,
+        "completion_tokens": usage.completion_tokens,
+        "cached_tokens": usage.cached_tokens,
+        "cache_hits": usage.cache_hits,
+        "retries": usage.retries,
+        "parse_failures": usage.parse_failures,
+        "seconds": usage.seconds,
+        "unrecorded": usage.unrecorded,
+    }
+
+
+def _unit(unit: UnitResult) -> UnitEntry:
+    return {
+        "text": unit.text,
+        "score": unit.score,
+        "verdict": unit.verdict,
+        "evidence": unit.evidence,
+        "detail": dict(unit.detail),
+    }
+
+
+def _metric(result: MetricResult) -> MetricEntry:
     return {
         "status": result.status,
         "scores": dict(result.scores),
         "error": result.error,
-        "units": [
-            {
-                "text": u.text,
-                "score": u.score,
-                "verdict": u.verdict,
-                "evidence": u.evidence,
-                "detail": dict(u.detail),
-            }
-            for u in result.units
-        ],
-        "usage": result.usage.as_dict(),
+        "units": [_unit(u) for u in result.units],
+        "usage": _usage(result.usage),
+    }
+
+
+def _rows(
+    rows: Sequence[RowResult], thresholds: Mapping[str, Mapping[str, Threshold]]
+) -> list[RowEntry]:
+    failing: dict[tuple[str, str], list[str]] = {}
+    for dataset, sample_id, score in failing_rows(rows, thresholds):
+        failing.setdefault((dataset, sample_id), []).append(score)
+    return [
+        {
+            "dataset": row.dataset,
+            "id": row.sample_id,
+            "seconds": row.seconds,
+            "failing": sorted(failing.get((row.dataset, row.sample_id), ())),
+            "metrics": {m.metric: _metric(m) for m in row.metrics},
+        }
+        for row in rows
+    ]
+
+
+def _datasets(datasets: Sequence[tuple[str, int]], rows: Sequence[RowResult]) -> list[DatasetEntry]:
+    return [
+        {"name": name, "rows": count, "scored": sum(1 for r in rows if r.dataset == name)}
+        for name, count in datasets
+    ]
+
+
+def _evidence(
+    rows: Iterable[RowResult], policy: str | None, problem: str | None
+) -> EvidenceSummary:
+    quoted = sum(1 for r in rows for m in r.metrics for u in m.units if u.evidence is not None)
+    return {"policy": policy, "units": quoted, "problem": problem}
+
+
+def _usage_summary(usage_by_metric: Mapping[str, Usage]) -> UsageSummary:
+    total = Usage()
+    for usage in usage_by_metric.values():
+        total.add(usage)
+    return {
+        "by_metric": {name: _usage(u) for name, u in sorted(usage_by_metric.items())},
+        "total": _usage(total),
     }
 
 
@@ -61,62 +158,29 @@ def build_report(
     evidence_problem: str | None = None,
     created_at: datetime | None = None,
 ) -> dict[str, Any]:
-    """datasets: (name, rows selected) pairs in config order.
+    """The report (a `report.types.Report`) as the plain dict the pipeline holds and writes.
 
+    datasets: (name, rows selected) pairs in config order.
     evidence_policy: groundedness's `evidence` setting (None: groundedness is off);
     evidence_problem: why some units the policy asked evidence for have none, if any.
     """
-    failing = failing_rows(rows, thresholds)
-    total = Usage()
-    for usage in usage_by_metric.values():
-        total.add(usage)
-    scored = {name: sum(1 for r in rows if r.dataset == name) for name, _ in datasets}
-    status = "incomplete" if gate.incomplete else ("passed" if gate.passed else "failed")
-    return {
+    report: Report = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "ground-gate", "version": __version__},
         "created_at": (created_at or datetime.now(UTC)).isoformat(timespec="seconds"),
         "config": {"path": config_path, "digest": f"sha256:{config_digest}"},
         "judge": dict(judge),
-        "status": status,
+        "status": _status(gate),
         "passed": gate.passed,
         "incomplete": gate.incomplete,
         "on_error": on_error,
-        "datasets": [
-            {"name": name, "rows": count, "scored": scored[name]} for name, count in datasets
-        ],
-        "scores": [
-            {
-                **{k: v for k, v in asdict(v.summary).items() if k != "ci95"},
-                "ci95": list(v.summary.ci95) if v.summary.ci95 else None,
-                "threshold": _threshold(v.threshold),
-                "passed": v.passed,
-                "reason": v.reason,
-            }
-            for v in gate.verdicts
-        ],
-        "rows": [
-            {
-                "dataset": row.dataset,
-                "id": row.sample_id,
-                "seconds": row.seconds,
-                "failing": sorted(
-                    s for d, i, s in failing if d == row.dataset and i == row.sample_id
-                ),
-                "metrics": {m.metric: _metric(m) for m in row.metrics},
-            }
-            for row in rows
-        ],
-        "evidence": {
-            "policy": evidence_policy,
-            "units": sum(
-                1 for r in rows for m in r.metrics for u in m.units if u.evidence is not None
-            ),
-            "problem": evidence_problem,
-        },
-        "usage": {
-            "by_metric": {name: u.as_dict() for name, u in sorted(usage_by_metric.items())},
-            "total": total.as_dict(),
-        },
+        "datasets": _datasets(datasets, rows),
+        "scores": [_score(v) for v in gate.verdicts],
+        "rows": _rows(rows, thresholds),
+        "evidence": _evidence(rows, evidence_policy, evidence_problem),
+        "usage": _usage_summary(usage_by_metric),
         "seconds": round(seconds, 3),
     }
+    # Callers hold reports as dict[str, Any] (pipeline.Outcome, read_baseline), which mypy
+    # does not accept a TypedDict as; the value is that plain dict already.
+    return cast("dict[str, Any]", report)

@@ -1,6 +1,7 @@
 """Reports: the JSON shape and the markdown, compared as full strings."""
 
 import copy
+import json
 from datetime import UTC, datetime
 
 from ground_gate.aggregate import summarise
@@ -86,7 +87,7 @@ def report():
     return build_report(
         config_path="gg.yml",
         config_digest="abc",
-        judge={"provider": "openai", "model": "gpt-4o-mini"},
+        judge={"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "1"},
         datasets=[("support", 2)],
         rows=rs,
         gate=evaluate(summaries, thresholds, "fail"),
@@ -154,6 +155,13 @@ def test_build_report__json_shape():
     groundedness = next(e for e in r["scores"] if e["score"] == "groundedness")
     assert groundedness["threshold"] == {"min": 0.8}
     assert groundedness["ci95"] == [0.2, 0.95]
+
+
+EXPECTED_JSON = '{"schema_version":1,"tool":{"name":"ground-gate","version":"0.1.0"},"created_at":"2026-01-01T00:00:00+00:00","config":{"path":"gg.yml","digest":"sha256:abc"},"judge":{"provider":"openai","model":"gpt-4o-mini","prompt_version":"1"},"status":"failed","passed":false,"incomplete":null,"on_error":"fail","datasets":[{"name":"support","rows":2,"scored":2}],"scores":[{"dataset":"support","score":"groundedness","mean":0.575,"n":2,"n_error":0,"n_no_claims":0,"ci95":[0.2,0.95],"threshold":{"min":0.8},"passed":false,"reason":"0.57 is not ≥ 0.8"},{"dataset":"support","score":"agreement","mean":1.0,"n":1,"n_error":1,"n_no_claims":0,"ci95":[1.0,1.0],"threshold":null,"passed":false,"reason":"1 row(s) could not be scored"},{"dataset":"support","score":"hallucination","mean":0.0,"n":1,"n_error":1,"n_no_claims":0,"ci95":[0.0,0.0],"threshold":{"max":0.1},"passed":false,"reason":"1 row(s) could not be scored"},{"dataset":"support","score":"contradiction","mean":0.0,"n":1,"n_error":1,"n_no_claims":0,"ci95":[0.0,0.0],"threshold":null,"passed":false,"reason":"1 row(s) could not be scored"}],"rows":[{"dataset":"support","id":"ok-1","seconds":1.5,"failing":[],"metrics":{"groundedness":{"status":"ok","scores":{"groundedness":0.95},"error":null,"units":[{"text":"Refunds take 5 days.","score":0.95,"verdict":"supported","evidence":null,"detail":{}}],"usage":{"calls":1,"prompt_tokens":120,"completion_tokens":2,"cached_tokens":0,"cache_hits":0,"retries":0,"parse_failures":0,"seconds":0.0,"unrecorded":0}},"summary_accuracy":{"status":"ok","scores":{"agreement":1.0,"hallucination":0.0,"contradiction":0.0},"error":null,"units":[{"text":"Is it 5 days?","score":1.0,"verdict":"agree","evidence":null,"detail":{}}],"usage":{"calls":3,"prompt_tokens":300,"completion_tokens":40,"cached_tokens":0,"cache_hits":0,"retries":0,"parse_failures":0,"seconds":0.0,"unrecorded":0}}}},{"dataset":"support","id":"bad|<b>@team</b>","seconds":2.0,"failing":["groundedness","hallucination"],"metrics":{"groundedness":{"status":"ok","scores":{"groundedness":0.2},"error":null,"units":[{"text":"We ship to | Mars <script>","score":0.2,"verdict":"unsupported","evidence":"NOTHING FOUND","detail":{}}],"usage":{"calls":2,"prompt_tokens":200,"completion_tokens":20,"cached_tokens":0,"cache_hits":0,"retries":0,"parse_failures":0,"seconds":0.0,"unrecorded":0}},"summary_accuracy":{"status":"error","scores":{},"error":"summary_accuracy.questions: invalid JSON","units":[],"usage":{"calls":1,"prompt_tokens":0,"completion_tokens":0,"cached_tokens":0,"cache_hits":0,"retries":2,"parse_failures":0,"seconds":0.0,"unrecorded":0}}}}],"evidence":{"policy":null,"units":1,"problem":null},"usage":{"by_metric":{"groundedness":{"calls":3,"prompt_tokens":320,"completion_tokens":22,"cached_tokens":0,"cache_hits":0,"retries":0,"parse_failures":0,"seconds":0.0,"unrecorded":0},"summary_accuracy":{"calls":4,"prompt_tokens":300,"completion_tokens":40,"cached_tokens":0,"cache_hits":0,"retries":2,"parse_failures":0,"seconds":0.0,"unrecorded":0}},"total":{"calls":7,"prompt_tokens":620,"completion_tokens":62,"cached_tokens":0,"cache_hits":0,"retries":2,"parse_failures":0,"seconds":0.0,"unrecorded":0}},"seconds":3.5}'
+
+
+def test_build_report__the_exact_json():
+    assert json.dumps(report(), ensure_ascii=False, separators=(",", ":")) == EXPECTED_JSON
 
 
 def test_one_line_summary_and_scores():

@@ -1,0 +1,119 @@
+"""The JSON report's shape, as the types the builder returns and the renderers read.
+
+TypedDicts, not classes: a report is a plain dict at run time, so `json.dumps`, the markdown
+renderer and the GitHub readers take it as it is, and a baseline read back from a file has
+the same type as the report just built. `report.schema.json` publishes the same shape for
+other tools; tests validate every report they build against it.
+
+Within schema version 1 fields are only ever added, never removed or changed (`evidence` and
+the usage's `unrecorded` came later), so a reader of a baseline must not require them: they
+are NotRequired here and not required in the schema.
+"""
+
+from typing import Any, Literal, NotRequired, TypedDict
+
+RunStatus = Literal["passed", "failed", "incomplete"]
+MetricStatus = Literal["ok", "no_claims", "error"]
+
+
+class ToolInfo(TypedDict):
+    name: str
+    version: str
+
+
+class ConfigRef(TypedDict):
+    path: str
+    digest: str  # "sha256:<hex>"
+
+
+class DatasetEntry(TypedDict):
+    name: str
+    rows: int  # rows selected
+    scored: int  # rows with a result
+
+
+class ThresholdBounds(TypedDict, total=False):
+    min: float
+    max: float
+
+
+class ScoreEntry(TypedDict):
+    """One score of one dataset: its summary over the rows and the gate's verdict."""
+
+    dataset: str
+    score: str
+    mean: float | None
+    n: int
+    n_error: int
+    n_no_claims: int
+    ci95: list[float] | None  # [low, high]
+    threshold: ThresholdBounds | None
+    passed: bool | None  # None: no threshold, shown for information
+    reason: str
+
+
+class UsageCounts(TypedDict):
+    """What judge calls spent; the keys of `judge.base.Usage`."""
+
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cached_tokens: int
+    cache_hits: int
+    retries: int
+    parse_failures: int
+    seconds: float
+    unrecorded: NotRequired[int]
+
+
+class UnitEntry(TypedDict):
+    text: str
+    score: float | None
+    verdict: str
+    evidence: str | None
+    detail: dict[str, Any]  # method-specific, open
+
+
+class MetricEntry(TypedDict):
+    status: MetricStatus
+    scores: dict[str, float]  # score name -> value
+    error: str | None
+    units: list[UnitEntry]
+    usage: UsageCounts
+
+
+class RowEntry(TypedDict):
+    dataset: str
+    id: str
+    seconds: float
+    failing: list[str]  # score names this row misses (or errored on), sorted
+    metrics: dict[str, MetricEntry]  # metric name -> result
+
+
+class EvidenceSummary(TypedDict):
+    policy: str | None  # groundedness's `evidence` setting; None: groundedness is off
+    units: int  # units that carry an evidence quote
+    problem: str | None  # why some units the policy asked evidence for have none
+
+
+class UsageSummary(TypedDict):
+    by_metric: dict[str, UsageCounts]
+    total: UsageCounts
+
+
+class Report(TypedDict):
+    schema_version: int
+    tool: ToolInfo
+    created_at: str  # ISO 8601, to the second
+    config: ConfigRef
+    judge: dict[str, Any]  # what the pipeline says of the judge: provider, model, ...
+    status: RunStatus
+    passed: bool
+    incomplete: str | None  # why the run did not finish, if it did not
+    on_error: str
+    datasets: list[DatasetEntry]
+    scores: list[ScoreEntry]
+    rows: list[RowEntry]
+    evidence: NotRequired[EvidenceSummary]
+    usage: UsageSummary
+    seconds: float
