@@ -7,8 +7,10 @@ must not require them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from importlib import resources
 from typing import Any, cast
 
 from ground_gate import __version__
@@ -31,6 +33,14 @@ from ground_gate.report.types import (
 from ground_gate.results import MetricResult, RowResult, UnitResult
 
 SCHEMA_VERSION = 1
+SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
+
+
+def schema() -> dict[str, Any]:
+    """The report's published JSON Schema (draft 2020-12): the contract other tools read."""
+    text = resources.files("ground_gate.report").joinpath(SCHEMA_FILE).read_text("utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
 
 
 def _status(gate: GateResult) -> RunStatus:

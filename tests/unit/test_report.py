@@ -2,15 +2,34 @@
 
 import copy
 import json
+import tomllib
 from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
 
 from ground_gate.aggregate import summarise
 from ground_gate.config.model import Threshold
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Usage
+from ground_gate.report import json_report
 from ground_gate.report.escape import cell
 from ground_gate.report.json_report import build_report
 from ground_gate.report.markdown import one_line_summary, render_markdown, scores_by_dataset
+from ground_gate.report.types import (
+    ConfigRef,
+    DatasetEntry,
+    EvidenceSummary,
+    MetricEntry,
+    Report,
+    RowEntry,
+    ScoreEntry,
+    ThresholdBounds,
+    ToolInfo,
+    UnitEntry,
+    UsageCounts,
+    UsageSummary,
+)
 from ground_gate.results import MetricResult, RowResult, UnitResult
 
 THRESHOLDS = {"groundedness": Threshold(min=0.8), "hallucination": Threshold(max=0.1)}
@@ -162,6 +181,77 @@ EXPECTED_JSON = '{"schema_version":1,"tool":{"name":"ground-gate","version":"0.1
 
 def test_build_report__the_exact_json():
     assert json.dumps(report(), ensure_ascii=False, separators=(",", ":")) == EXPECTED_JSON
+
+
+def test_report_schema__the_report_of_this_file_is_valid(report_schema):
+    assert report_schema.problems(report()) == []
+
+
+def test_report_schema__a_broken_report_is_rejected_naming_the_field(report_schema):
+    broken = report()
+    del broken["status"]
+    broken["rows"][1]["metrics"]["summary_accuracy"]["status"] = "broken"
+    broken["usage"]["total"]["surprise"] = 1
+    assert report_schema.problems(broken) == [
+        "$: 'status' is a required property",
+        "$.rows[1].metrics.summary_accuracy.status: 'broken' is not one of ['ok', 'no_claims', 'error']",
+        "$.usage.total: Additional properties are not allowed ('surprise' was unexpected)",
+    ]
+
+
+def test_report_schema__a_baseline_from_before_the_later_fields_is_valid(report_schema):
+    older = report()
+    del older["evidence"]
+    for row in older["rows"]:
+        for metric in row["metrics"].values():
+            del metric["usage"]["unrecorded"]
+    assert report_schema.problems(older) == []
+
+
+def test_report_schema__every_report_the_tests_build_is_checked(report_schema, monkeypatch):
+    assert report_schema.wrapped(build_report)  # this module's name for it, bound at import
+    assert report_schema.wrapped(json_report.build_report)
+    monkeypatch.setattr(json_report, "_status", lambda gate: "unknown")
+    with pytest.raises(AssertionError, match=r"\$\.status: 'unknown' is not one of"):
+        report()
+    assert len(report_schema.caught()) == 1
+
+
+@pytest.mark.parametrize(
+    ("typed", "where"),
+    [
+        (Report, ()),
+        (ToolInfo, ("properties", "tool")),
+        (ConfigRef, ("properties", "config")),
+        (EvidenceSummary, ("properties", "evidence")),
+        (UsageSummary, ("properties", "usage")),
+        (DatasetEntry, ("$defs", "dataset")),
+        (ThresholdBounds, ("$defs", "threshold")),
+        (ScoreEntry, ("$defs", "score")),
+        (RowEntry, ("$defs", "row")),
+        (MetricEntry, ("$defs", "metric")),
+        (UnitEntry, ("$defs", "unit")),
+        (UsageCounts, ("$defs", "usage")),
+    ],
+)
+def test_report_types__the_same_fields_as_the_schema(typed, where):
+    part = json_report.schema()
+    for key in where:
+        part = part[key]
+    assert list(typed.__annotations__) == list(part["properties"])
+    assert typed.__required_keys__ == set(part.get("required", ()))
+    assert part["additionalProperties"] is False
+
+
+def test_report_usage__every_field_of_usage():
+    assert list(UsageCounts.__annotations__) == list(Usage().as_dict())
+
+
+def test_report_schema__published_in_the_package():
+    assert json_report.schema()["$id"] == "urn:ground-gate:report:1"
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))
+    shipped = pyproject["tool"]["setuptools"]["package-data"]["ground_gate"]
+    assert f"report/{json_report.SCHEMA_FILE}" in shipped
 
 
 def test_one_line_summary_and_scores():

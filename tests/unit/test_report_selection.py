@@ -29,7 +29,7 @@ def report_of(rows: list[RowResult]) -> dict:
     return build_report(
         config_path="gg.yml",
         config_digest="abc",
-        judge={"model": "m"},
+        judge={"provider": "openai", "model": "m", "prompt_version": "1"},
         datasets=[("d", len(rows))],
         rows=rows,
         gate=evaluate(summaries, THRESHOLDS, "fail"),

@@ -1,0 +1,89 @@
+"""Every JSON report a test builds is checked against the published schema.
+
+`build_report` is wrapped once for the session, in its own module and wherever a module
+imported it by name (`ground_gate.pipeline`, the report tests...), so a report built by any
+path, the CLI's included, is validated. A report that does not match fails the test that built
+it, naming the field: in the call itself, and again at teardown in case the code under test
+swallowed the error.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+import jsonschema
+import pytest
+
+from ground_gate.report import json_report
+
+_ORIGINAL = json_report.build_report
+_VALIDATOR = jsonschema.Draft202012Validator(json_report.schema())  # no format checker
+_problems: list[str] = []
+
+
+def schema_problems(report: Mapping[str, Any]) -> list[str]:
+    """One line per way `report` breaks the schema, each naming the field's path."""
+    errors = sorted(_VALIDATOR.iter_errors(report), key=lambda e: e.json_path)
+    return [f"{e.json_path}: {e.message}" for e in errors]
+
+
+@functools.wraps(_ORIGINAL)
+def _validated(*args: Any, **kwargs: Any) -> Any:
+    report = _ORIGINAL(*args, **kwargs)
+    problems = schema_problems(report)
+    if problems:
+        message = "the JSON report does not match report.schema.json:\n  " + "\n  ".join(problems)
+        _problems.append(message)
+        raise AssertionError(message)
+    return report
+
+
+def _holders() -> list[Any]:
+    """Every loaded module holding `build_report` under that name, json_report included."""
+    return [
+        module
+        for module in list(sys.modules.values())
+        if getattr(module, "__dict__", {}).get("build_report") is _ORIGINAL
+    ]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _reports_validated() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        for module in _holders():
+            patch.setattr(module, "build_report", _validated)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _no_invalid_report() -> Iterator[None]:
+    _problems.clear()
+    yield
+    if _problems:
+        pytest.fail(_problems[0], pytrace=False)
+
+
+class ReportSchema:
+    """The schema check, for tests of the check itself (fixture `report_schema`)."""
+
+    problems = staticmethod(schema_problems)
+
+    @staticmethod
+    def wrapped(function: Callable[..., Any]) -> bool:
+        """Whether `function` is `build_report` with the check on."""
+        return function is _validated
+
+    @staticmethod
+    def caught() -> list[str]:
+        """The reports rejected so far in this test, taken: the test expected them."""
+        taken = list(_problems)
+        _problems.clear()
+        return taken
+
+
+@pytest.fixture
+def report_schema() -> ReportSchema:
+    return ReportSchema()
