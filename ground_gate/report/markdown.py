@@ -15,6 +15,7 @@ from tabulate import tabulate
 from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAMES
 from ground_gate.report.escape import cell
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
+from ground_gate.report.types import RowEntry, ScoreEntry, ThresholdBounds
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
@@ -24,10 +25,12 @@ SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
     for metric in set(METRIC_OF_SCORE.values())
 }
 
+# A report.types.Report, built by json_report or read back from a file (a baseline), held as
+# the plain dict it is; its entries are typed below.
 Report = Mapping[str, Any]
 
 
-def _threshold_text(threshold: Mapping[str, float] | None) -> str:
+def _threshold_text(threshold: ThresholdBounds | None) -> str:
     if not threshold:
         return ""
     parts = []
@@ -50,7 +53,7 @@ def _delta_text(score: str, now: float | None, before: float | None) -> str:
     return f" {arrow} {delta:+.2f}{mark}"
 
 
-def _cell(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> str:
+def _cell(entry: ScoreEntry, before: ScoreEntry | None) -> str:
     mean = entry["mean"]
     mark = {True: PASS + " ", False: FAIL + " ", None: ""}[entry["passed"]]
     value = f"{mean:.2f}" if mean is not None else "n/a"
@@ -62,7 +65,7 @@ def _cell(entry: Mapping[str, Any], before: Mapping[str, Any] | None) -> str:
     return text
 
 
-def _index(report: Report | None) -> dict[tuple[str, str], Mapping[str, Any]]:
+def _index(report: Report | None) -> dict[tuple[str, str], ScoreEntry]:
     if report is None:
         return {}
     return {(e["dataset"], e["score"]): e for e in report["scores"]}
@@ -128,7 +131,7 @@ def _unit_lines(shown: ShownRow) -> list[str]:
     return lines
 
 
-def _scores_text(row: Mapping[str, Any]) -> str:
+def _scores_text(row: Mapping[str, Any]) -> str:  # a RowEntry, as ShownRow holds it
     parts = []
     for name, metric in row["metrics"].items():
         if metric["status"] != "ok":
@@ -173,7 +176,7 @@ def _baseline_changes(report: Report, baseline: Report) -> list[str]:
     return out[:-1] or ["No row changed verdict since the baseline."]
 
 
-def _row_cells(row: Mapping[str, Any], scores: Sequence[str]) -> list[str]:
+def _row_cells(row: RowEntry, scores: Sequence[str]) -> list[str]:
     values: dict[str, str] = {}
     for name, metric in row["metrics"].items():
         for score, value in metric["scores"].items():
@@ -300,17 +303,4 @@ def render_markdown(
     return "\n".join(parts) + "\n"
 
 
-def one_line_summary(report: Report) -> str:
-    failed = [f"{e['dataset']}/{e['score']}" for e in report["scores"] if e["passed"] is False]
-    head = f"ground-gate {report['status']}"
-    return f"{head}: {', '.join(failed)}" if failed else head
-
-
-def scores_by_dataset(report: Report) -> dict[str, dict[str, float | None]]:
-    out: dict[str, dict[str, float | None]] = {}
-    for e in report["scores"]:
-        out.setdefault(e["dataset"], {})[e["score"]] = e["mean"]
-    return out
-
-
-__all__: Sequence[str] = ["one_line_summary", "render_markdown", "scores_by_dataset"]
+__all__: Sequence[str] = ["render_markdown"]

@@ -15,7 +15,7 @@ from ground_gate.judge.base import Usage
 from ground_gate.report import json_report
 from ground_gate.report.escape import cell
 from ground_gate.report.json_report import build_report
-from ground_gate.report.markdown import one_line_summary, render_markdown, scores_by_dataset
+from ground_gate.report.markdown import render_markdown
 from ground_gate.report.types import (
     ConfigRef,
     DatasetEntry,
@@ -252,14 +252,6 @@ def test_report_schema__published_in_the_package():
     pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text("utf-8"))
     shipped = pyproject["tool"]["setuptools"]["package-data"]["ground_gate"]
     assert f"report/{json_report.SCHEMA_FILE}" in shipped
-
-
-def test_one_line_summary_and_scores():
-    r = report()
-    assert one_line_summary(r) == (
-        "ground-gate failed: support/groundedness, support/agreement, support/hallucination, support/contradiction"
-    )
-    assert scores_by_dataset(r)["support"]["groundedness"] == 0.575
 
 
 def test_cell__untrusted_text_cannot_break_the_table_or_ping():
