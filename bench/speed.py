@@ -33,10 +33,12 @@ from ground_gate.config.model import (
     SummaryAccuracyConfig,
 )
 from ground_gate.datasets import load_samples
-from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
+from ground_gate.judge.clients import build_openai_client
+from ground_gate.judge.openai_judge import OpenAIJudge
 from ground_gate.local.resolve import resolve_model
 from ground_gate.local.server import LocalServer
 from ground_gate.metrics import build_metrics
+from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.runner import RunResult, run
 
 CONTEXT = 4096
@@ -68,6 +70,7 @@ def measure(base_url: str, model: str, samples, metrics_config, rows_at_once: in
         judge = OpenAIJudge(
             client,
             model=model,
+            prompt_version=PROMPT_VERSION,
             max_concurrency=1,
             max_retries=2,
             timeout_s=300.0,

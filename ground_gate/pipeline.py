@@ -25,7 +25,8 @@ from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
 from ground_gate.judge.cache import JudgeCache
-from ground_gate.judge.openai_judge import OpenAIJudge, build_azure_client, build_openai_client
+from ground_gate.judge.clients import build_azure_client, build_openai_client
+from ground_gate.judge.openai_judge import OpenAIJudge
 from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness

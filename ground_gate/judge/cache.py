@@ -8,6 +8,9 @@ A damaged entry is a miss, and the next put replaces it.
 Entries are readable by everyone the umask allows (0644 by default), not mkstemp's 0600: the
 action's container writes them as root, and `actions/cache` saves them afterwards as the
 runner's own user, which must be able to read them.
+
+`CompletionCache` is the judge's side of it: a Completion in, a Completion out, and an entry
+that no longer fits the request (a schema-invalid value, a damaged file) is a miss.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
 import tempfile
@@ -22,7 +26,10 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ground_gate.judge.base import ChatMessage
+from ground_gate.judge.base import ChatMessage, Completion, Usage
+from ground_gate.judge.structured import validation_error
+
+log = logging.getLogger(__name__)
 
 _KEY = re.compile(r"[0-9a-f]{64}")
 
@@ -100,3 +107,67 @@ class JudgeCache:
             with contextlib.suppress(OSError):
                 os.unlink(temp_name)
             raise
+
+
+class CompletionCache:
+    """Completions kept in a JudgeCache (or nowhere, when it is None).
+
+    A write that fails (a read-only or full disk) is logged once; the run goes on uncached.
+    """
+
+    def __init__(self, cache: JudgeCache | None) -> None:
+        self._cache = cache
+        self._write_failed = False
+
+    def get(self, key: str, schema: Mapping[str, Any] | None) -> Completion | None:
+        """The stored completion, or None when absent or unusable for a request with `schema`."""
+        entry = self._cache.get(key) if self._cache is not None else None
+        if entry is None:
+            return None
+        text = entry.get("text")
+        raw_top = entry.get("top_logprobs", [])
+        data = entry.get("data")
+        if not isinstance(text, str) or not _is_logprob_list(raw_top):
+            return None
+        if schema is not None and validation_error(data, schema):
+            return None
+        return Completion(
+            text=text,
+            top_logprobs=tuple(dict(item) for item in raw_top),
+            data=data if schema is not None else None,
+            usage=Usage(cache_hits=1),
+            cost=Usage.from_dict(entry.get("usage")),
+            cached=True,
+        )
+
+    def put(self, key: str, completion: Completion) -> None:
+        if self._cache is None:
+            return
+        entry = {
+            "text": completion.text,
+            "top_logprobs": [dict(item) for item in completion.top_logprobs],
+            "data": completion.data,
+            "usage": completion.usage.as_dict(),
+        }
+        try:
+            self._cache.put(key, entry)
+        except OSError as exc:
+            if not self._write_failed:
+                self._write_failed = True
+                log.warning(
+                    "could not write the judge cache in %s (%s); continuing without it",
+                    self._cache.directory,
+                    exc.strerror or type(exc).__name__,
+                )
+
+
+def _is_logprob_list(value: Any) -> bool:
+    """Whether `value` is a stored `top_logprobs`: a list of {token: log-probability} objects."""
+    return isinstance(value, list) and all(
+        isinstance(item, dict)
+        and all(
+            isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
+            for k, v in item.items()
+        )
+        for item in value
+    )

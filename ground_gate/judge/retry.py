@@ -1,4 +1,4 @@
-"""When to retry a judge call and how long to wait first.
+"""How long to wait before retrying a judge call (which failures are retried: `failures.py`).
 
 Full jitter (a uniform draw between 0 and the exponential ceiling) spreads the retries of many
 concurrent rows apart, so a rate-limited endpoint is not hit again by all of them at once.
@@ -18,13 +18,6 @@ BACKOFF_BASE_S = 0.5
 BACKOFF_CAP_S = 30.0
 # A Retry-After longer than this is not worth waiting for inside one run: back off as usual.
 RETRY_AFTER_MAX_S = 120.0
-
-# Statuses worth another attempt: rate limits, server errors, request timeout, lock conflict.
-RETRYABLE_STATUSES = frozenset({408, 409, 429})
-
-
-def is_retryable_status(status: int) -> bool:
-    return status in RETRYABLE_STATUSES or status >= 500
 
 
 def backoff_delay(

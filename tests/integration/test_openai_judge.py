@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import socket
 import time
@@ -16,7 +17,8 @@ from openai.types.chat import ChatCompletion
 from ground_gate.errors import JudgeError, JudgeUnavailableError, ModelError
 from ground_gate.judge.base import ChatMessage, JudgeRequest, Usage
 from ground_gate.judge.cache import JudgeCache
-from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
+from ground_gate.judge.clients import build_openai_client
+from ground_gate.judge.openai_judge import OpenAIJudge
 from tests.integration.fake_openai import (
     FakeOpenAI,
     Reply,
@@ -30,6 +32,7 @@ from tests.integration.fake_openai import (
 )
 
 API_KEY = "sk-test-0123456789abcdef"
+PROMPT_VERSION = "test-1"
 VERDICT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"verdict": {"type": "integer", "enum": [0, 1]}, "evidence": {"type": "string"}},
@@ -75,6 +78,7 @@ async def make_judge(sleep: RecordedSleep) -> AsyncIterator[JudgeFactory]:
         timeout_s = overrides.pop("timeout_s", 5.0)
         options: dict[str, Any] = {
             "model": "fake-model",
+            "prompt_version": PROMPT_VERSION,
             "max_concurrency": 4,
             "max_retries": 3,
             "timeout_s": timeout_s,
@@ -166,6 +170,38 @@ async def test_openai_judge__honours_retry_after_on_429(
     assert sleep.calls == [2.0, 1.5]
     assert (result.usage.calls, result.usage.retries) == (1, 2)
     assert server.request_count == 3
+
+
+async def test_openai_judge__logs_a_retried_429_with_status_attempt_and_wait_but_not_the_key(
+    server: FakeOpenAI, make_judge: JudgeFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    server.push(
+        error(429, f"Rate limit reached for key {API_KEY}", headers={"Retry-After": "2"}),
+        completion("Yes"),
+    )
+    judge = make_judge(server.url, max_retries=3)
+    with caplog.at_level(logging.INFO, logger="ground_gate"):
+        await judge.complete(ask(purpose="groundedness"))
+    [record] = [r for r in caplog.records if r.name.startswith("ground_gate.judge")]
+    assert record.levelno == logging.INFO
+    assert record.getMessage() == (
+        "judge call for groundedness failed (HTTP 429: Rate limit reached for key ***); "
+        "retry 1 of 3 in 2.00 s (the server's Retry-After)"
+    )
+    assert API_KEY not in caplog.text
+
+
+async def test_openai_judge__logs_each_backoff_after_a_server_error(
+    server: FakeOpenAI, make_judge: JudgeFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    server.push(error(503, "busy"), error(500, "boom"), completion("Yes"))
+    judge = make_judge(server.url, max_retries=2)
+    with caplog.at_level(logging.INFO, logger="ground_gate"):
+        await judge.complete(ask())
+    assert [r.getMessage() for r in caplog.records] == [
+        "judge call for test failed (HTTP 503: busy); retry 1 of 2 in 0.25 s",
+        "judge call for test failed (HTTP 500: boom); retry 2 of 2 in 0.50 s",
+    ]
 
 
 async def test_openai_judge__retries_server_errors_with_jittered_backoff(
@@ -549,16 +585,13 @@ async def test_openai_judge__chat_completions_without_v1_prefix_work(
     assert server.unscripted == 0
 
 
-async def test_openai_judge__prompt_mode_sends_no_response_format_and_still_validates():
-    from ground_gate.judge.base import ChatMessage, JudgeRequest
-    from ground_gate.judge.openai_judge import OpenAIJudge, build_openai_client
-    from tests.integration.fake_openai import FakeOpenAI, completion
-
+async def test_openai_judge__prompt_mode_sends_no_response_format_and_still_validates() -> None:
     schema = {"type": "object", "properties": {"xs": {"type": "array"}}, "required": ["xs"]}
     with FakeOpenAI([completion('Sure! {"xs": [1, 2]}')]) as server:
         judge = OpenAIJudge(
             build_openai_client("k", server.url, 5),
             model="m",
+            prompt_version=PROMPT_VERSION,
             max_concurrency=1,
             max_retries=0,
             timeout_s=5,

@@ -3,12 +3,8 @@ from __future__ import annotations
 import pytest
 
 from ground_gate.errors import ConfigError, JudgeUnavailableError
-from ground_gate.judge.openai_judge import (
-    PLACEHOLDER_API_KEY,
-    OpenAIJudge,
-    build_azure_client,
-    build_openai_client,
-)
+from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, build_openai_client
+from ground_gate.judge.openai_judge import OpenAIJudge
 
 KEY = "sk-secret-abcdef0123456789"
 
@@ -100,6 +96,7 @@ async def test_openai_judge__repr_and_properties_hide_the_key() -> None:
     judge = OpenAIJudge(
         client,
         model="qwen",
+        prompt_version="1",
         max_concurrency=2,
         max_retries=1,
         timeout_s=5,
@@ -131,6 +128,6 @@ async def test_openai_judge__rejects_impossible_settings(
     options = {"max_concurrency": 1, "max_retries": 0, "timeout_s": 1.0, option: value}
     try:
         with pytest.raises(ValueError, match=message):
-            OpenAIJudge(client, model="m", cache=None, **options)  # type: ignore[arg-type]
+            OpenAIJudge(client, model="m", prompt_version="1", cache=None, **options)  # type: ignore[arg-type]
     finally:
         await client.close()

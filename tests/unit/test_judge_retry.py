@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from ground_gate.judge.retry import backoff_delay, is_retryable_status, retry_after_seconds
+from ground_gate.judge.retry import backoff_delay, retry_after_seconds
 
 NOW = 1_700_000_000.0  # 2023-11-14T22:13:20Z
 
@@ -51,25 +51,3 @@ def test_retry_after_seconds__reads_the_servers_request(
     headers: dict[str, str], expected: float | None
 ) -> None:
     assert retry_after_seconds(headers, now=lambda: NOW) == expected
-
-
-@pytest.mark.parametrize(
-    ("status", "expected"),
-    [
-        (429, True),
-        (500, True),
-        (502, True),
-        (503, True),
-        (408, True),
-        (409, True),
-        (400, False),
-        (401, False),
-        (403, False),
-        (404, False),
-        (422, False),
-    ],
-)
-def test_is_retryable_status__retries_rate_limits_and_server_errors(
-    status: int, expected: bool
-) -> None:
-    assert is_retryable_status(status) is expected
