@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from ground_gate.aggregate import summarise
 from ground_gate.calibration import Agreement, Labelled, agreement
@@ -24,9 +22,7 @@ from ground_gate.datasets import Sample, load_samples
 from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
-from ground_gate.judge.cache import JudgeCache
-from ground_gate.judge.clients import build_azure_client, build_openai_client
-from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.judge.factory import open_judge
 from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
@@ -40,7 +36,6 @@ from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.results import RowResult
 from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
 
-LOCAL_API_KEY = "not-needed"  # llama.cpp ignores the key; the SDK insists on one
 # Rows the markdown details; `evidence: shown` quotes evidence for exactly those rows' units.
 WORST_ROWS = DEFAULT_WORST_ROWS
 
@@ -98,107 +93,6 @@ def read_baseline(path: Path) -> dict[str, Any]:
             f"{SCHEMA_VERSION}"
         )
     return report
-
-
-def _api_key(judge: JudgeConfig, env: Mapping[str, str]) -> str:
-    name = judge.api_key_env
-    key = env.get(name, "") if name else ""
-    if key:
-        return key
-    if judge.base_url and judge.provider == "openai":
-        return LOCAL_API_KEY  # many self-hosted servers need none
-    raise ConfigError(
-        f"judge.api_key_env: the environment variable {name or '(none)'} holding the "
-        f"{judge.provider} API key is not set"
-    )
-
-
-@contextmanager
-def open_judge(
-    config: JudgeConfig, env: Mapping[str, str], *, no_cache: bool, echo: Callable[[str], None]
-) -> Iterator[tuple[Judge, dict[str, Any]]]:
-    """A ready judge and what the report says of it; a local server is stopped on exit."""
-    cache = None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
-    info: dict[str, Any] = {
-        "provider": config.provider,
-        "model": config.model,
-        "prompt_version": PROMPT_VERSION,
-    }
-
-    def make(
-        client: Any,
-        context_tokens: int | None,
-        connect: Callable[[], Awaitable[None]] | None = None,
-    ) -> OpenAIJudge:
-        return OpenAIJudge(
-            client,
-            model=config.model,
-            temperature=config.temperature,
-            # a llama.cpp server queues concurrent requests until they time out
-            max_concurrency=1 if config.provider == "local" else config.max_concurrency,
-            max_retries=config.max_retries,
-            timeout_s=config.timeout_s,
-            cache=cache,
-            # the version the report and the action's `prompt-version` output show is the
-            # one in every cache key, so a workflow can key its actions/cache on it
-            prompt_version=PROMPT_VERSION,
-            context_tokens=context_tokens,
-            # llama.cpp's JSON grammar is ~30x slower than plain text on a CPU: ask in words
-            structured="prompt" if config.provider == "local" else "auto",
-            connect=connect,
-        )
-
-    if config.provider == "local":
-        from ground_gate.local.commands import ProgressRenderer
-        from ground_gate.local.server import HOST, LocalServer
-        from ground_gate.local.resolve import resolve_model
-
-        context_tokens = config.context_tokens or 4096
-        servers: list[LocalServer] = []
-        # The port is known once the server runs; connect() points the client at it.
-        client = build_openai_client(LOCAL_API_KEY, f"http://{HOST}/v1", config.timeout_s)
-
-        def start() -> str:
-            renderer = ProgressRenderer()
-            try:
-                path = resolve_model(config.model, config.model_dir, progress=renderer)
-            finally:
-                renderer.close()
-            echo(f"ground-gate: starting the local judge ({path.name}) on {HOST}")
-            server = LocalServer(
-                path, context_tokens=context_tokens, threads=config.threads, stop_timeout_s=3.0
-            )
-            servers.append(server)
-            server.start()
-            echo(f"ground-gate: the local judge is ready ({server.startup_seconds:.1f} s)")
-            info["model_file"] = path.name
-            return server.base_url
-
-        async def connect() -> None:
-            # Only on the first cache miss: a run served from the cache needs no model file
-            # and no server.
-            client.base_url = await asyncio.to_thread(start)
-
-        try:
-            yield make(client, context_tokens, connect), info
-        finally:
-            for server in servers:
-                server.stop()
-        return
-    key = _api_key(config, env)
-    if config.provider == "azure":
-        endpoint = config.base_url or env.get("AZURE_OPENAI_ENDPOINT")
-        if not endpoint:
-            raise ConfigError(
-                "judge.base_url: provider azure needs the endpoint, in judge.base_url or in "
-                "the environment variable AZURE_OPENAI_ENDPOINT"
-            )
-        client = build_azure_client(key, endpoint, config.api_version, config.timeout_s)
-    else:
-        client = build_openai_client(key, config.base_url, config.timeout_s)
-    if config.base_url:
-        info["endpoint"] = urlsplit(config.base_url).hostname or ""
-    yield make(client, config.context_tokens), info
 
 
 def _rows_at_once(config: JudgeConfig) -> int:
@@ -285,7 +179,9 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
             evidence_problem=evidence.problem,
         )
 
-    with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
+    with open_judge(
+        config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+    ) as (judge, info):
         grounded = next((m for m in metrics if isinstance(m, Groundedness)), None)
 
         async def quote_shown(result: RunResult) -> None:
@@ -394,7 +290,9 @@ def calibrate(
     groups = list(dict.fromkeys(item.group for item in labelled))
     work = [(g, [i.sample for i in labelled if i.group == g]) for g in groups]
     metrics = build_metrics(config.metrics)
-    with open_judge(config.judge, env, no_cache=options.no_cache, echo=echo) as (judge, info):
+    with open_judge(
+        config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+    ) as (judge, info):
         result = score_all(config.judge, work, metrics, judge)
     rows = {(r.dataset, r.sample_id): r for r in result.rows}
     by_group = {

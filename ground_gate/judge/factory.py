@@ -1,0 +1,171 @@
+"""How a judge is made from the `judge:` config: the client, the cache, a local server.
+
+Only the entry points (cli.py and pipeline.py) call `open_judge`; everything below them
+receives the judge it yields. The local judge's modules (`ground_gate.local.*`) are imported
+when a local judge is asked for, never at import time: they may import the judge package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import openai
+
+from ground_gate.config.model import JudgeConfig
+from ground_gate.errors import ConfigError
+from ground_gate.judge.base import Judge
+from ground_gate.judge.cache import JudgeCache
+from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, build_openai_client
+from ground_gate.judge.openai_judge import OpenAIJudge
+
+if TYPE_CHECKING:
+    from ground_gate.local.server import LocalServer
+
+LOCAL_CONTEXT_TOKENS = 4096
+
+
+@contextmanager
+def open_judge(
+    config: JudgeConfig,
+    env: Mapping[str, str],
+    *,
+    prompt_version: str,
+    no_cache: bool,
+    echo: Callable[[str], None],
+) -> Iterator[tuple[Judge, dict[str, Any]]]:
+    """A ready judge and what the report says of it; a local server is stopped on exit.
+
+    prompt_version: the prompts' version; the report shows it and every cache key holds it,
+    so a workflow can key its actions/cache on it.
+    """
+    cache = None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
+    info: dict[str, Any] = {
+        "provider": config.provider,
+        "model": config.model,
+        "prompt_version": prompt_version,
+    }
+    if config.provider == "local":
+        with _local_judge(config, cache, prompt_version, info, echo) as judge:
+            yield judge, info
+        return
+    client = _remote_client(config, env)
+    if config.base_url:
+        info["endpoint"] = urlsplit(config.base_url).hostname or ""
+    yield _judge(config, client, cache, prompt_version, config.context_tokens), info
+
+
+def _judge(
+    config: JudgeConfig,
+    client: openai.AsyncOpenAI | openai.AsyncAzureOpenAI,
+    cache: JudgeCache | None,
+    prompt_version: str,
+    context_tokens: int | None,
+    connect: Callable[[], Awaitable[None]] | None = None,
+) -> OpenAIJudge:
+    local = config.provider == "local"
+    return OpenAIJudge(
+        client,
+        model=config.model,
+        prompt_version=prompt_version,
+        temperature=config.temperature,
+        # a llama.cpp server queues concurrent requests until they time out
+        max_concurrency=1 if local else config.max_concurrency,
+        max_retries=config.max_retries,
+        timeout_s=config.timeout_s,
+        cache=cache,
+        context_tokens=context_tokens,
+        # llama.cpp's JSON grammar is ~30x slower than plain text on a CPU: ask in words
+        structured="prompt" if local else "auto",
+        connect=connect,
+    )
+
+
+@contextmanager
+def _local_judge(
+    config: JudgeConfig,
+    cache: JudgeCache | None,
+    prompt_version: str,
+    info: dict[str, Any],
+    echo: Callable[[str], None],
+) -> Iterator[OpenAIJudge]:
+    """A judge over a llama.cpp server started on the first cache miss, stopped on exit."""
+    from ground_gate.local.server import HOST
+
+    context_tokens = config.context_tokens or LOCAL_CONTEXT_TOKENS
+    servers: list[LocalServer] = []
+    # The port is known once the server runs; connect() points the client at it.
+    client = build_openai_client(PLACEHOLDER_API_KEY, f"http://{HOST}/v1", config.timeout_s)
+
+    def start() -> str:
+        server = _local_server(config, context_tokens, echo)
+        servers.append(server)
+        server.start()
+        echo(f"ground-gate: the local judge is ready ({server.startup_seconds:.1f} s)")
+        info["model_file"] = server.model_path.name
+        return server.base_url
+
+    async def connect() -> None:
+        # Only on the first cache miss: a run served from the cache needs no model file
+        # and no server.
+        client.base_url = await asyncio.to_thread(start)
+
+    try:
+        yield _judge(config, client, cache, prompt_version, context_tokens, connect)
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def _local_server(
+    config: JudgeConfig, context_tokens: int, echo: Callable[[str], None]
+) -> LocalServer:
+    """A server, not started yet, on the model file (found, or downloaded and verified)."""
+    from ground_gate.local.commands import ProgressRenderer
+    from ground_gate.local.resolve import resolve_model
+    from ground_gate.local.server import HOST, LocalServer
+
+    renderer = ProgressRenderer()
+    try:
+        path = resolve_model(config.model, config.model_dir, progress=renderer)
+    finally:
+        renderer.close()
+    echo(f"ground-gate: starting the local judge ({path.name}) on {HOST}")
+    return LocalServer(
+        path, context_tokens=context_tokens, threads=config.threads, stop_timeout_s=3.0
+    )
+
+
+def _api_key(config: JudgeConfig, env: Mapping[str, str]) -> str:
+    """The key from the environment variable judge.api_key_env names.
+
+    A self-hosted OpenAI-compatible server (a base_url) may need none.
+    """
+    name = config.api_key_env
+    key = env.get(name, "") if name else ""
+    if key:
+        return key
+    if config.base_url and config.provider == "openai":
+        return PLACEHOLDER_API_KEY
+    raise ConfigError(
+        f"judge.api_key_env: the environment variable {name or '(none)'} holding the "
+        f"{config.provider} API key is not set"
+    )
+
+
+def _remote_client(
+    config: JudgeConfig, env: Mapping[str, str]
+) -> openai.AsyncOpenAI | openai.AsyncAzureOpenAI:
+    key = _api_key(config, env)
+    if config.provider == "azure":
+        endpoint = config.base_url or env.get("AZURE_OPENAI_ENDPOINT")
+        if not endpoint:
+            raise ConfigError(
+                "judge.base_url: provider azure needs the endpoint, in judge.base_url or in "
+                "the environment variable AZURE_OPENAI_ENDPOINT"
+            )
+        return build_azure_client(key, endpoint, config.api_version, config.timeout_s)
+    return build_openai_client(key, config.base_url, config.timeout_s)
