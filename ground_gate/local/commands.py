@@ -31,7 +31,7 @@ model_dir_option = click.option(
 )
 
 
-@click.group("models")
+@click.group("models", context_settings={"help_option_names": ["-h", "--help"]})
 def models() -> None:
     """List and download the local judge's model files."""
 
