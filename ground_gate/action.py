@@ -15,13 +15,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 
+from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.errors import GroundGateError
 from ground_gate.github.artifact import publish_artifact
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.publish import mask_secrets, publish, report_error, report_paths
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.pipeline import Outcome, RunOptions, execute
-from ground_gate.settings import Settings, judge_overrides
 
 
 def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:

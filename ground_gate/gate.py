@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ground_gate.aggregate import ScoreSummary
 from ground_gate.config.model import METRIC_OF_SCORE, Threshold
+from ground_gate.dataset_scores import ScoreSummary
 from ground_gate.results import RowResult
 
 OnError = Literal["fail", "skip"]

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ground_gate.aggregate import summarise
 from ground_gate.calibration import Agreement, Labelled, agreement
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config, JudgeConfig, Threshold
+from ground_gate.dataset_scores import summarise
 from ground_gate.datasets import Sample, load_samples
 from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
@@ -28,11 +28,12 @@ from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
-from ground_gate.progress import ProgressReporter
+from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.json_report import SCHEMA_VERSION, build_report
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
+from ground_gate.report.types import Report
 from ground_gate.results import RowResult
 from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
 
@@ -54,7 +55,7 @@ class RunOptions:
 
 @dataclass(frozen=True)
 class Outcome:
-    report: dict[str, Any]
+    report: Mapping[str, Any]  # a report.types.Report for `run`; calibrate's own for `calibrate`
     markdown: str
     exit_code: int
 
@@ -113,7 +114,7 @@ def score_all(
     (the evidence for the rows the report shows); skipped when the run is incomplete.
     """
     result = RunResult()
-    reporter = ProgressReporter()
+    reporter = RowProgress()
 
     async def scored() -> None:
         try:
@@ -149,66 +150,97 @@ def _thresholds(config: Config, names: Sequence[str]) -> dict[str, dict[str, Thr
     return {d.name: config.thresholds_for(d) for d in config.datasets if d.name in names}
 
 
-def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
-    config = load_config(options.config_path, env)
-    if options.judge_overrides:
-        config = replace(config, judge=replace(config.judge, **options.judge_overrides))
-    work = select_work(config, options.datasets, options.limit)
-    baseline = read_baseline(options.baseline) if options.baseline else None
-    metrics = build_metrics(config.metrics)
-    names = [name for name, _ in work]
-    thresholds = _thresholds(config, names)
-    policy = config.metrics.groundedness.evidence if config.metrics.groundedness else None
-    evidence = EvidenceResult()
+@dataclass
+class _Job:
+    """One `run`: what was asked, what was loaded, and the evidence pass's outcome."""
 
-    def report_of(result: RunResult, info: Mapping[str, Any]) -> dict[str, Any]:
-        summaries = summarise(result.rows, names, {m.name: m.scores for m in metrics})
-        gate = evaluate(summaries, thresholds, config.on_error, result.incomplete)
+    options: RunOptions
+    config: Config
+    work: list[tuple[str, list[Sample]]]
+    metrics: list[Metric]
+    evidence: EvidenceResult = field(default_factory=EvidenceResult)
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.work]
+
+    @property
+    def evidence_policy(self) -> str | None:
+        grounded = self.config.metrics.groundedness
+        return grounded.evidence if grounded else None
+
+    def report(self, result: RunResult, judge_info: Mapping[str, Any]) -> Report:
+        thresholds = _thresholds(self.config, self.names)
+        scores = {m.name: m.scores for m in self.metrics}
+        gate = evaluate(
+            summarise(result.rows, self.names, scores),
+            thresholds,
+            self.config.on_error,
+            result.incomplete,
+        )
         return build_report(
-            config_path=str(options.config_path),
-            config_digest=config.digest,
-            judge=info,
-            datasets=[(name, len(samples)) for name, samples in work],
+            config_path=str(self.options.config_path),
+            config_digest=self.config.digest,
+            judge=judge_info,
+            datasets=[(name, len(samples)) for name, samples in self.work],
             rows=result.rows,
             gate=gate,
             thresholds=thresholds,
             usage_by_metric=result.usage_by_metric(),
             seconds=result.seconds,
-            on_error=config.on_error,
-            evidence_policy=policy,
-            evidence_problem=evidence.problem,
+            on_error=self.config.on_error,
+            evidence_policy=self.evidence_policy,
+            evidence_problem=self.evidence.problem,
         )
 
-    with open_judge(
-        config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
-    ) as (judge, info):
-        grounded = next((m for m in metrics if isinstance(m, Groundedness)), None)
+    def evidence_step(
+        self, judge: Judge, judge_info: Mapping[str, Any]
+    ) -> Callable[[RunResult], Awaitable[None]] | None:
+        """With `evidence: shown`: once every row is scored, gate and rank them as the report
+        will, then quote evidence for the groundedness units its Worst rows show
+        (report.selection decides both, so they cannot disagree)."""
+        grounded = next((m for m in self.metrics if isinstance(m, Groundedness)), None)
+        if self.evidence_policy != "shown" or grounded is None:
+            return None
+        samples = {(name, s.id): s for name, rows in self.work for s in rows}
 
         async def quote_shown(result: RunResult) -> None:
-            # Every row is scored: gate and rank them as the report will, then quote evidence
-            # for the groundedness units its Worst rows show (report.selection decides both).
-            nonlocal evidence
-            assert grounded is not None
-            shown = shown_rows(report_of(result, info), WORST_ROWS)
+            shown = shown_rows(self.report(result, judge_info), WORST_ROWS)
             wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
-            by_key = {(name, s.id): s for name, rows in work for s in rows}
-            evidence = await add_evidence(
+            self.evidence = await add_evidence(
                 result,
-                by_key,
+                samples,
                 wanted,
                 grounded,
                 judge,
-                row_concurrency=_rows_at_once(config.judge),
+                row_concurrency=_rows_at_once(self.config.judge),
             )
 
-        then = quote_shown if policy == "shown" and grounded is not None else None
-        result = score_all(config.judge, work, metrics, judge, then=then)
-    if evidence.problem:
+        return quote_shown
+
+
+def _job(options: RunOptions, env: Mapping[str, str]) -> _Job:
+    config = load_config(options.config_path, env)
+    if options.judge_overrides:
+        config = replace(config, judge=replace(config.judge, **options.judge_overrides))
+    work = select_work(config, options.datasets, options.limit)
+    return _Job(options, config, work, build_metrics(config.metrics))
+
+
+def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
+    job = _job(options, env)
+    baseline = read_baseline(options.baseline) if options.baseline else None
+    with open_judge(
+        job.config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+    ) as (judge, info):
+        then = job.evidence_step(judge, info)
+        result = score_all(job.config.judge, job.work, job.metrics, judge, then=then)
+    if job.evidence.problem:
         echo(
-            f"ground-gate: warning: {evidence.missing} evidence quote(s) for the report are "
-            f"missing ({evidence.problem}); the scores and the gate verdict do not use them"
+            f"ground-gate: warning: {job.evidence.missing} evidence quote(s) for the report are "
+            f"missing ({job.evidence.problem}); the scores and the gate verdict do not use them"
         )
-    report = report_of(result, info)
+    report = job.report(result, info)
     markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
     if options.output_json:
         _write(options.output_json, report_text(report))

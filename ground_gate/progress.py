@@ -163,7 +163,3 @@ def _eta(done: int, total: int, elapsed: float) -> str:
     left = elapsed / done * (total - done)
     minutes, seconds = divmod(int(left), 60)
     return f"{minutes:02d}:{seconds:02d}"
-
-
-# The names the pipeline and the judge factory import today; use RowProgress and ByteProgress.
-ProgressReporter = RowProgress

@@ -9,11 +9,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, TextIO
 
+from ground_gate.action_settings import Settings
 from ground_gate.errors import ConfigError, GitHubError
 from ground_gate.github.event import load_event, read_pr_number_file, workflow_run_head_sha
 from ground_gate.github.publish import PublishResult, ReportPaths, publish_report, report_paths
 from ground_gate.github.sticky_comment import DOCS, REPORT_DIR, GitHubAPI, Sleep, with_retries
-from ground_gate.settings import Settings
 
 
 @dataclass(frozen=True)

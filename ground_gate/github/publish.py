@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from ground_gate.github import checks
+from ground_gate.action_settings import Settings
+from ground_gate.github import report_reader
 from ground_gate.github.event import PR_NUMBER_FILE, load_event, pr_number, write_pr_number_file
 from ground_gate.github.outputs import add_mask, annotate, append_step_summary, write_outputs
 from ground_gate.github.sticky_comment import REPORT_DIR, GitHubAPI, Sleep, post_comment
-from ground_gate.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -107,7 +107,7 @@ def publish_report(
     blocked: str | None,
 ) -> PublishResult:
     mask_secrets(settings, out)
-    summary = checks.summary_line(report, passed)
+    summary = report_reader.summary_line(report, passed)
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -128,7 +128,7 @@ def publish_report(
             "passed": "true" if passed else "false",
             "report-json": _shown(paths.json, settings.workspace),
             "report-markdown": shown_md,
-            "scores": json.dumps(checks.scores_by_dataset(report), separators=(",", ":")),
+            "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
             "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
         },
@@ -173,12 +173,12 @@ def _event_pr_number(settings: Settings) -> int | None:
 
 
 def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:
-    incomplete = checks.incomplete_reason(report)
+    incomplete = report_reader.incomplete_reason(report)
     if incomplete:
         annotate(
             "error", f"the evaluation did not complete: {incomplete}", out, title="ground-gate"
         )
-    for check in checks.failures(report):
+    for check in report_reader.failures(report):
         annotate(
             "error",
             f"{check.dataset}: {check.score} {check.reason}",

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol, TextIO, TypeVar
 
+from ground_gate.action_settings import Settings
 from ground_gate.errors import GitHubError
 from ground_gate.github.body import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubHTTPError, GitHubNetworkError
 from ground_gate.github.comments import GITHUB_ACTIONS_LOGIN, CommentResult, upsert_sticky
-from ground_gate.settings import Settings
 
 DOCS = "docs/github-action.md"
 REPORT_DIR = "ground-gate-report"

@@ -124,11 +124,11 @@ def _local_server(
     config: JudgeConfig, context_tokens: int, echo: Callable[[str], None]
 ) -> LocalServer:
     """A server, not started yet, on the model file (found, or downloaded and verified)."""
-    from ground_gate.local.commands import ProgressRenderer
     from ground_gate.local.resolve import resolve_model
     from ground_gate.local.server import HOST, LocalServer
+    from ground_gate.progress import ByteProgress
 
-    renderer = ProgressRenderer()
+    renderer = ByteProgress()
     try:
         path = resolve_model(config.model, config.model_dir, progress=renderer)
     finally:

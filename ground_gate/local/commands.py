@@ -13,9 +13,6 @@ from ground_gate.local.registry import DEFAULT_MODEL, KNOWN_MODELS
 from ground_gate.local.resolve import resolve_model
 from ground_gate.progress import MB, ByteProgress
 
-# The name the judge factory imports today; use ground_gate.progress.ByteProgress.
-ProgressRenderer = ByteProgress
-
 
 class ModelCommandError(click.ClickException):
     """A ModelError shown as one `Error: ...` line, exit code 2 (usage/config/data error)."""

@@ -15,8 +15,8 @@ from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.logprobs import yes_probability
 from ground_gate.metrics.statements import extract_statements
-from ground_gate.metrics.verdicts import yes_probability
 from ground_gate.results import MetricResult, UnitResult
 
 

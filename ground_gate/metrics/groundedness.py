@@ -21,8 +21,8 @@ from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, best_support, chunk_document
+from ground_gate.metrics.logprobs import expected_rating
 from ground_gate.metrics.statements import extract_statements
-from ground_gate.metrics.verdicts import expected_rating
 from ground_gate.results import MetricResult, UnitResult
 from ground_gate.text import split_sentences
 

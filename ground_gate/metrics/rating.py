@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, best_support
-from ground_gate.metrics.verdicts import expected_rating
+from ground_gate.metrics.logprobs import expected_rating
 from ground_gate.results import MetricResult, UnitResult
 
 

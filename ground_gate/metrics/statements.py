@@ -5,7 +5,7 @@ from __future__ import annotations
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession
-from ground_gate.metrics.verdicts import yes_probability
+from ground_gate.metrics.logprobs import yes_probability
 
 MAX_STATEMENT_TOKENS = 512
 

@@ -18,7 +18,7 @@ from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
 from ground_gate.metrics.base import RowSession, best_support
-from ground_gate.metrics.verdicts import choice_distribution
+from ground_gate.metrics.logprobs import choice_distribution
 from ground_gate.results import MetricResult, UnitResult
 
 VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`

@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
+from ground_gate.action_settings import Settings
 from ground_gate.github.artifact import publish_artifact
 from ground_gate.github.body import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.publish import PublishResult, publish, report_paths
 from ground_gate.outcome import exit_code
-from ground_gate.settings import Settings
 from tests.integration.fake_github import FakeGitHub
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"

@@ -1,7 +1,7 @@
 import pytest
 
-from ground_gate.aggregate import ScoreSummary, summarise
 from ground_gate.config.model import Threshold
+from ground_gate.dataset_scores import ScoreSummary, summarise
 from ground_gate.gate import evaluate, failing_rows, judge_summary
 from ground_gate.results import MetricResult, RowResult
 from ground_gate.stats import balanced_accuracy, bootstrap_ci, f1, roc_auc

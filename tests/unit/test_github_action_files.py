@@ -14,8 +14,8 @@ from typing import Any
 
 import yaml
 
+from ground_gate.action_settings import Settings
 from ground_gate.github.publish import publish
-from ground_gate.settings import Settings
 
 ROOT = Path(__file__).parents[2]
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.aggregate import summarise
 from ground_gate.config.model import Threshold
+from ground_gate.dataset_scores import summarise
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Usage
 from ground_gate.report import json_report

@@ -2,8 +2,8 @@
 
 import re
 
-from ground_gate.aggregate import summarise
 from ground_gate.config.model import Threshold
+from ground_gate.dataset_scores import summarise
 from ground_gate.gate import evaluate
 from ground_gate.report.json_report import build_report
 from ground_gate.report.markdown import render_markdown

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
+from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.config.model import JudgeConfig
 from ground_gate.errors import ConfigError
-from ground_gate.settings import Settings, judge_overrides
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ground_gate.github.checks import (
+from ground_gate.github.report_reader import (
     Check,
     failures,
     incomplete_reason,

@@ -4,7 +4,7 @@ import pytest
 
 from ground_gate.errors import JudgeError
 from ground_gate.judge.base import Completion
-from ground_gate.metrics.verdicts import choice_distribution, expected_rating, yes_probability
+from ground_gate.metrics.logprobs import choice_distribution, expected_rating, yes_probability
 from tests.fakes import said
 
 
