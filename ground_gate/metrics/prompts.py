@@ -59,38 +59,48 @@ def _answer_messages(question: str | None, answer: str, task: str) -> tuple[Chat
     )
 
 
+def _judge_unit(
+    document: str, ask: str, tag: str, unit: str, answer_as: str
+) -> tuple[ChatMessage, ...]:
+    """Document first, then the question about one unit, the unit, and the answer's form."""
+    return _messages(document, f"{ask}\n{_block(tag, unit)}\n{answer_as}")
+
+
 def rate_sentence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     """TruLens groundedness: information overlap of one sentence with the source, 0-10."""
-    return _messages(
+    return _judge_unit(
         document,
         "How much of the information in the sentence below is supported by the document? "
         "Rate from 0 to 10: 0 = nothing in it is supported, or it contradicts the document; "
         "10 = everything it says is stated in the document or follows directly from it. "
-        "Information the document does not contain counts as unsupported, even if true.\n"
-        f"{_block('sentence', sentence)}\n"
+        "Information the document does not contain counts as unsupported, even if true.",
+        "sentence",
+        sentence,
         "Answer with the number (0-10) only.",
     )
 
 
 def quote_evidence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
-    return _messages(
+    return _judge_unit(
         document,
         "Copy, word for word, the shortest passage of the document that supports or "
         "contradicts the sentence below. If the document says nothing about it, answer "
-        "NOTHING FOUND.\n"
-        f"{_block('sentence', sentence)}\n"
+        "NOTHING FOUND.",
+        "sentence",
+        sentence,
         "Answer with the quoted passage only.",
     )
 
 
 def statement_supported(document: str, statement: str) -> tuple[ChatMessage, ...]:
     """RAGAS faithfulness NLI verdict: can the statement be inferred from the context?"""
-    return _messages(
+    return _judge_unit(
         document,
         "Can the statement below be directly inferred from the document? Answer Yes only if "
         "the document states it or it follows directly from what the document says. Answer No "
-        "if the document does not mention it, says something different, or contradicts it.\n"
-        f"{_block('statement', statement)}\n"
+        "if the document does not mention it, says something different, or contradicts it.",
+        "statement",
+        statement,
         "Answer with one word: Yes or No.",
     )
 

@@ -170,13 +170,6 @@ def test_local_server__gives_up_after_three_bind_races(model_file: Path, tmp_pat
     assert str(caught.value) == "the llama.cpp server found no free port in 3 tries"
 
 
-async def test_local_server__async_context_manager(model_file: Path, tmp_path: Path) -> None:
-    async with fake_server(model_file, tmp_path) as server:
-        pid = server.pid
-        assert get_json(server.base_url + "/models")["object"] == "list"
-    assert pid is not None and not alive(pid)
-
-
 # ground-gate's process as the CLI runs it: its one signal policy installed (cli.main does this
 # first), then a server held in a `with` block.
 PARENT_SCRIPT = """
