@@ -1,4 +1,5 @@
-"""Named errors raised by the inner layers; only cli.py turns them into exit codes."""
+"""Named errors raised by the inner layers; only the entry points (cli.py, action.py) turn them
+into exit codes (outcome.py)."""
 
 from __future__ import annotations
 

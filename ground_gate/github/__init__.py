@@ -1,5 +1,5 @@
-"""GitHub wiring: REST client, sticky comment, event payload, outputs and the action mode.
+"""GitHub wiring: REST client, sticky comment, event payload, outputs, publishing a report.
 
-`ground-gate action` (cli.py) builds the Settings and the client, evaluates, then calls
-`action.publish` (or `action.publish_artifact` in a workflow_run run).
+ground_gate/action.py runs the action's steps and calls `publish.publish` (or
+`artifact.publish_artifact` in a workflow_run run); nothing here evaluates anything.
 """
