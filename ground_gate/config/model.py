@@ -55,6 +55,20 @@ class Threshold:
 
 
 @dataclass(frozen=True)
+class Limits:
+    """How big a dataset may be (top-level `limits` in the config); a bigger one is refused
+    before any judge call, with the limit's name in the message."""
+
+    max_file_mb: float = 100.0  # one dataset file; JSONL is streamed, JSON and CSV rows held
+    max_row_chars: int = 1_000_000  # all text values of one row together
+    max_field_chars: int = 200_000  # one column's text (a context, a response, one CSV cell)
+
+    @property
+    def max_file_bytes(self) -> int:
+        return int(self.max_file_mb * 1_000_000)
+
+
+@dataclass(frozen=True)
 class DatasetConfig:
     name: str
     path: Path
@@ -63,6 +77,7 @@ class DatasetConfig:
     limit: int | None = None
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     line: int | None = None  # where this dataset is declared in the config, for messages
+    limits: Limits = field(default_factory=Limits)
 
 
 # How unit scores become a row score; the first value of each is the published methods' way
@@ -117,6 +132,7 @@ class Config:
     metrics: MetricsConfig
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     on_error: Literal["fail", "skip"] = "fail"
+    limits: Limits = field(default_factory=Limits)
     version: int = 1
     path: Path | None = None  # the file it was read from
     digest: str = ""  # sha256 of the file's bytes, for the report

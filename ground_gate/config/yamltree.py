@@ -31,6 +31,7 @@ _MAP, _SEQ, _STR, _MERGE = _TAG + "map", _TAG + "seq", _TAG + "str", _TAG + "mer
 _TIMESTAMP, _FLOAT = _TAG + "timestamp", _TAG + "float"
 _SCALAR_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp"))
 _MAX_NODES = 100_000  # aliases can expand a small file exponentially ("billion laughs")
+MAX_DEPTH = 64  # lists and mappings inside each other; a real config needs 5
 _PLAIN_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -72,6 +73,7 @@ class Document:
 def read_yaml(text: str, file: str, env: Mapping[str, str]) -> Document:
     """Parse one YAML document; raise ConfigError with file:line:col for syntax errors."""
     try:
+        _check_depth(text, file)  # composing is recursive: 50,000 nested [ would overflow it
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         raise ConfigError(_syntax_message(exc, file, text)) from None
@@ -83,6 +85,21 @@ def read_yaml(text: str, file: str, env: Mapping[str, str]) -> Document:
     if root is not None:
         document.data = _Builder(file, env, document).build(root, ())
     return document
+
+
+def _check_depth(text: str, file: str) -> None:
+    """Refuse a document nested deeper than MAX_DEPTH; PyYAML's parser itself is iterative."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                line = event.start_mark.line + 1 if event.start_mark else 1
+                raise ConfigError(
+                    f"{file}:{line}: lists and mappings nested more than {MAX_DEPTH} deep"
+                )
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def _syntax_message(exc: yaml.MarkedYAMLError, file: str, text: str) -> str:
@@ -112,6 +129,7 @@ class _Builder:
         self._loader = yaml.SafeLoader("")
         self._active: set[int] = set()
         self._count = 0
+        self._merging = 0  # merges within merges (`<<: *a` where a merges another)
 
     def _fail(self, node: yaml.Node, path: KeyPath, problem: str) -> ConfigError:
         where = f"{self._file}:{node.start_mark.line + 1}"
@@ -122,7 +140,11 @@ class _Builder:
     def build(self, node: yaml.Node, path: KeyPath) -> Any:
         self._count += 1
         if self._count > _MAX_NODES:
-            raise self._fail(node, path, f"too many values (more than {_MAX_NODES})")
+            raise self._fail(
+                node, path, f"too many values (more than {_MAX_NODES}; aliases expand to copies)"
+            )
+        if len(path) + self._merging > MAX_DEPTH:  # aliases of aliases nest without [ or {
+            raise self._fail(node, path[:1], f"values nested more than {MAX_DEPTH} deep")
         self._doc.value_lines[path] = node.start_mark.line + 1
         if id(node) in self._active:
             raise self._fail(node, path, "an alias refers to itself")
@@ -145,12 +167,15 @@ class _Builder:
         result: dict[str, Any] = {}
         explicit: dict[str, int] = {}
         merges = [value for key, value in node.value if key.tag == _MERGE]
+        if len(merges) > 1:
+            raise self._fail(merges[1], path, "'<<' given twice; merge a list: <<: [*a, *b]")
         for source in merges:  # `<<: *defaults`; keys written out below win over merged ones
             sources = source.value if isinstance(source, yaml.SequenceNode) else [source]
-            for item in sources:
+            # YAML's merge key: in `<<: [*a, *b]` the EARLIER mapping wins, so b is merged first
+            for item in reversed(sources):
                 if not isinstance(item, yaml.MappingNode):
                     raise self._fail(item, path, "'<<' merges a mapping or a list of mappings")
-                result.update(self._mapping(item, path))
+                result.update(self._merged(item, path))
         for key_node, value_node in node.value:
             if key_node.tag == _MERGE:
                 continue
@@ -168,6 +193,19 @@ class _Builder:
             self._doc.key_lines[(*path, key)] = line
             result[key] = self.build(value_node, (*path, key))
         return result
+
+    def _merged(self, node: yaml.MappingNode, path: KeyPath) -> dict[str, Any]:
+        if id(node) in self._active:
+            raise self._fail(node, path, "an alias refers to itself")
+        self._merging += 1
+        if len(path) + self._merging > MAX_DEPTH:
+            raise self._fail(node, path[:1], f"'<<' merges nested more than {MAX_DEPTH} deep")
+        self._active.add(id(node))
+        try:
+            return self._mapping(node, path)
+        finally:
+            self._active.discard(id(node))
+            self._merging -= 1
 
     def _scalar(self, node: yaml.ScalarNode, path: KeyPath) -> Any:
         if node.tag == _STR and has_reference(node.value):

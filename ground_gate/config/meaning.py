@@ -1,0 +1,113 @@
+"""What the schema cannot say about a config: unique dataset names, min <= max, thresholds on
+enabled metrics, a column mapped to one field only, a usable judge URL, a sendable API key."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ground_gate.config.checks import api_key_problem, url_problem
+from ground_gate.config.model import METRIC_OF_SCORE
+from ground_gate.config.problems import Problem
+from ground_gate.config.yamltree import Document, KeyPath, format_key_path
+
+DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "azure": "AZURE_OPENAI_API_KEY", "local": None}
+
+
+def meaning_problems(document: Document, env: Mapping[str, str]) -> list[Problem]:
+    data = document.data
+    return [
+        *_duplicate_names(document),
+        *_threshold_problems(document),
+        *_field_problems(document),
+        *_judge_problems(document, data["judge"], env),
+    ]
+
+
+def _duplicate_names(document: Document) -> list[Problem]:
+    problems: list[Problem] = []
+    seen: dict[str, int] = {}
+    for index, dataset in enumerate(document.data["datasets"]):
+        name = dataset["name"]
+        path: KeyPath = ("datasets", index, "name")
+        if name in seen:
+            first = format_key_path(("datasets", seen[name]))
+            line = document.line_of(("datasets", seen[name]))
+            text = f"duplicate dataset name '{name}' (also {first}, line {line})"
+            problems.append(Problem(document.line_of(path), path, text))
+        else:
+            seen[name] = index
+    return problems
+
+
+def _threshold_problems(document: Document) -> list[Problem]:
+    data = document.data
+    problems: list[Problem] = []
+    enabled = set(data["metrics"])
+    blocks: list[KeyPath] = [("thresholds",)]
+    blocks += [("datasets", i, "thresholds") for i in range(len(data["datasets"]))]
+    for block in blocks:
+        for score, bounds in _get(data, block).items():
+            path = (*block, score)
+            metric = METRIC_OF_SCORE[score]
+            if metric not in enabled:
+                text = f"metric '{metric}' is not enabled under metrics"
+                if metric != score:
+                    text = (
+                        f"score '{score}' comes from metric '{metric}', not enabled under metrics"
+                    )
+                problems.append(Problem(document.line_of(path), path, text))
+            if "min" in bounds and "max" in bounds and bounds["min"] > bounds["max"]:
+                text = f"min {bounds['min']} is above max {bounds['max']}"
+                problems.append(Problem(document.line_of(path), path, text))
+    return problems
+
+
+def _field_problems(document: Document) -> list[Problem]:
+    """One column is one field: `fields: {question: text, response: text}` would judge the
+    question as its own answer."""
+    problems: list[Problem] = []
+    for index, dataset in enumerate(document.data["datasets"]):
+        first_role: dict[str, str] = {}
+        for role, column in (dataset.get("fields") or {}).items():
+            if column in first_role:
+                path: KeyPath = ("datasets", index, "fields", role)
+                text = (
+                    f"column '{column}' is already fields.{first_role[column]}; "
+                    "a column can be only one field"
+                )
+                problems.append(Problem(document.line_of(path), path, text))
+            else:
+                first_role[column] = role
+    return problems
+
+
+def _judge_problems(
+    document: Document, judge: dict[str, Any], env: Mapping[str, str]
+) -> list[Problem]:
+    problems: list[Problem] = []
+    url = judge.get("base_url")
+    if isinstance(url, str):
+        problem = url_problem(url)
+        if problem is not None:
+            path: KeyPath = ("judge", "base_url")
+            problems.append(Problem(document.line_of(path), path, problem))
+    name = judge.get("api_key_env", DEFAULT_KEY_ENV[judge["provider"]])
+    key = env.get(name) if name else None
+    problem = api_key_problem(key) if key else None
+    if problem is not None:
+        path = ("judge", "api_key_env")
+        text = f"the API key in the environment variable {name} {problem}"
+        problems.append(Problem(document.line_of(path), path, text))
+    return problems
+
+
+def _get(data: Any, path: KeyPath) -> dict[str, Any]:
+    for part in path:
+        if isinstance(data, dict):
+            data = data.get(part) if isinstance(part, str) else None
+        elif isinstance(data, list) and isinstance(part, int):
+            data = data[part]
+        if data is None:
+            return {}
+    return data if isinstance(data, dict) else {}
