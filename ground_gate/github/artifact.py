@@ -1,89 +1,154 @@
-"""The workflow_run half of the fork-safe pattern: read the report artifact a pull request's
-run left, check it may be published there, and publish it. Never evaluates anything."""
+"""The workflow_run half of the fork-safe pattern: read the report a pull request's run left,
+check it, and publish it re-rendered. Never evaluates anything, never posts the fork's markdown.
+
+The artifact comes from the pull request's own run, which the pull request controls: its
+report.md is never read, its report.json is checked against the published schema and rendered
+again by `render` (every string escaped, the headline saying whose claim it is), and the
+result says only whether the comment could be published, never whether the gate passed.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
 from ground_gate.errors import ConfigError, GitHubError
 from ground_gate.github.event import load_event, read_pr_number_file, workflow_run_head_sha
+from ground_gate.github.outputs import annotate, append_step_summary, write_outputs
 from ground_gate.github.publish import PublishResult, ReportPaths, publish_report, report_paths
 from ground_gate.github.sticky_comment import DOCS, REPORT_DIR, GitHubAPI, Sleep, with_retries
+
+MAX_REPORT_BYTES = 64 * 1024 * 1024
+UNVERIFIED = "reported by the pull request's run, not re-verified"
+
+
+class ArtifactRefused(ConfigError):
+    """The artifact's report.json is not a report ground-gate would write: nothing is posted."""
+
+
+# Checks the report against the published schema (raising ArtifactRefused) and renders it.
+Render = Callable[[Mapping[str, Any]], str]
 
 
 @dataclass(frozen=True)
 class Artifact:
-    markdown: str
     report: dict[str, Any]
     pr_number: int
 
 
+@dataclass(frozen=True)
+class Refusal:
+    message: str
+    outcome: str  # skipped (nothing to do) | failed (could not publish)
+
+
 def read_artifact(paths: ReportPaths) -> Artifact:
-    """The reports and PR number a pull-request run left for the workflow_run run."""
-    for path in (paths.json, paths.markdown, paths.pr_number):
+    """The JSON report and PR number a pull-request run left (its report.md is never read)."""
+    for path in (paths.json, paths.pr_number):
         if not path.is_file():
             raise ConfigError(
                 f"{path}: missing; in a workflow_run workflow, download the pull-request run's "
                 f"'{REPORT_DIR}' artifact into the working directory first (see {DOCS})"
             )
     try:
+        if paths.json.stat().st_size > MAX_REPORT_BYTES:
+            raise ArtifactRefused(
+                f"{paths.json}: larger than {MAX_REPORT_BYTES // 2**20} MiB; not a report "
+                "ground-gate would write, nothing was posted"
+            )
         report = json.loads(paths.json.read_text(encoding="utf-8"))
-        markdown = paths.markdown.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ConfigError(f"{paths.directory}: cannot read the report artifact: {exc}") from exc
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ArtifactRefused(
+            f"{paths.json}: cannot read the report artifact ({type(exc).__name__}); "
+            "nothing was posted"
+        ) from exc
     if not isinstance(report, dict):
-        raise ConfigError(f"{paths.json}: expected a JSON object (a ground-gate report)")
-    return Artifact(
-        markdown=markdown, report=report, pr_number=read_pr_number_file(paths.pr_number)
-    )
+        raise ArtifactRefused(f"{paths.json}: expected a JSON object (a ground-gate report)")
+    return Artifact(report=report, pr_number=read_pr_number_file(paths.pr_number))
 
 
 def publish_artifact(
     settings: Settings,
     *,
     client: GitHubAPI | None,
+    render: Render,
     out: TextIO | None = None,
     sleep: Sleep = time.sleep,
 ) -> PublishResult:
-    """workflow_run mode: publish the downloaded artifact; never evaluate anything."""
+    """workflow_run mode: publish the downloaded report, re-rendered; never evaluate.
+
+    The result's `comment` is `failed` when the report was refused or could not be posted,
+    `passed` is always False: nothing here verifies the pull request's scores.
+    """
     out = out or sys.stdout
     paths = report_paths(settings)
-    artifact = read_artifact(paths)
-    return publish_report(
+    try:
+        artifact = read_artifact(paths)
+        markdown = render(artifact.report)
+    except ArtifactRefused as exc:
+        return _refused(settings, str(exc), out)
+    claimed = artifact.report.get("status") == "passed" and artifact.report.get("passed") is True
+    refusal = check_pr_head(settings, client, artifact.pr_number, sleep)
+    result = publish_report(
         settings,
-        markdown=artifact.markdown,
+        markdown=markdown,
         report=artifact.report,
-        passed=artifact.report.get("passed") is True,
+        passed=False,
         client=client,
         pr_number=artifact.pr_number,
         paths=paths,
         out=out,
         sleep=sleep,
-        blocked=check_pr_head(settings, client, artifact.pr_number, sleep),
+        blocked=refusal.message if refusal else None,
+        summary_as=f"ground-gate: {UNVERIFIED}: " + ("passed" if claimed else "not passed"),
     )
+    if refusal and refusal.outcome == "failed":
+        return PublishResult(False, result.summary, "failed", None, result.warnings)
+    return result
+
+
+def _refused(settings: Settings, why: str, out: TextIO) -> PublishResult:
+    message = f"not publishing the pull request run's report: {why}"
+    annotate("warning", message, out, title="ground-gate")
+    append_step_summary(
+        settings.step_summary_path,
+        "## ground-gate: nothing published\n\nThe pull request run's report was refused "
+        "(it is not a report ground-gate writes), so no comment was posted. The reason is in "
+        "the job's warning annotation.\n",
+        note="> [!NOTE]\n> Trimmed.",
+    )
+    summary = "ground-gate: the pull request run's report was refused; nothing was posted"
+    write_outputs(settings.output_path, {"passed": "false", "summary": summary})
+    print(summary, file=out)
+    return PublishResult(False, summary, "failed", None, (message,))
 
 
 def check_pr_head(
     settings: Settings, client: GitHubAPI | None, number: int, sleep: Sleep
-) -> str | None:
+) -> Refusal | None:
     """The artifact's PR number comes from the PR's own (untrusted) run: check that this PR's
     head is the commit the run was for, so a crafted number cannot aim the comment elsewhere."""
-    if client is None or settings.comment == "never":
+    if settings.comment == "never":
         return None
+    if client is None:
+        return Refusal(
+            "not commenting: no github-token; the report is in the job summary", "failed"
+        )
     expected = workflow_run_head_sha(load_event(settings.event_path))
     try:
         pull = with_retries(lambda: client.get_pull_request(settings.repository, number), sleep)
     except GitHubError as exc:
-        return f"not commenting: cannot read pull request #{number} ({exc})"
+        return Refusal(f"not commenting: cannot read pull request #{number} ({exc})", "failed")
     head = ((pull.get("head") or {}).get("sha")) if isinstance(pull, dict) else None
     if expected is None or head != expected:
-        return (
+        return Refusal(
             f"not commenting: pull request #{number} is at {head}, not at the commit this report "
-            f"was made for ({expected}); a newer run will report on it"
+            f"was made for ({expected}); a newer run will report on it",
+            "skipped",
         )
     return None

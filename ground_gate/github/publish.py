@@ -105,9 +105,11 @@ def publish_report(
     out: TextIO,
     sleep: Sleep,
     blocked: str | None,
+    summary_as: str | None = None,
 ) -> PublishResult:
+    """`summary_as` replaces the one-line summary made from the report (workflow_run mode)."""
     mask_secrets(settings, out)
-    summary = report_reader.summary_line(report, passed)
+    summary = summary_as or report_reader.summary_line(report, passed)
     warnings: list[str] = []
 
     def warn(message: str) -> None:

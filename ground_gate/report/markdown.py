@@ -13,11 +13,16 @@ from typing import Any
 from tabulate import tabulate
 
 from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAMES
-from ground_gate.report.escape import cell
+from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
 from ground_gate.report.types import RowEntry, ScoreEntry, ThresholdBounds
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
+UNVERIFIED_NOTE = (
+    "These scores come from the pull request's own run and were not re-verified: the pull "
+    "request controls that run (its data, config and code), so this is what it reported, "
+    "not a verdict of this repository."
+)
 UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
 ROWS_SHOWN = 50
 SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
@@ -53,9 +58,10 @@ def _delta_text(score: str, now: float | None, before: float | None) -> str:
     return f" {arrow} {delta:+.2f}{mark}"
 
 
-def _cell(entry: ScoreEntry, before: ScoreEntry | None) -> str:
+def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False) -> str:
     mean = entry["mean"]
-    mark = {True: PASS + " ", False: FAIL + " ", None: ""}[entry["passed"]]
+    passed = PASS + " " if not unverified else ""  # never a check mark for a claimed pass
+    mark = {True: passed, False: FAIL + " ", None: ""}[entry["passed"]]
     value = f"{mean:.2f}" if mean is not None else "n/a"
     text = f"{mark}{value}{_threshold_text(entry['threshold'])}"
     if before is not None:
@@ -71,7 +77,7 @@ def _index(report: Report | None) -> dict[tuple[str, str], ScoreEntry]:
     return {(e["dataset"], e["score"]): e for e in report["scores"]}
 
 
-def _table(report: Report, baseline: Report | None) -> str:
+def _table(report: Report, baseline: Report | None, unverified: bool = False) -> str:
     entries = _index(report)
     before = _index(baseline)
     scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
@@ -85,22 +91,24 @@ def _table(report: Report, baseline: Report | None) -> str:
         line = [cell(name, 60), rows_text]
         for score in scores:
             entry = entries.get((name, score))
-            line.append(_cell(entry, before.get((name, score))) if entry else "")
+            line.append(_cell(entry, before.get((name, score)), unverified) if entry else "")
         body.append(line)
     return tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
 
 
-def _headline(report: Report) -> str:
+def _headline(report: Report, unverified: bool = False) -> list[str]:
     status = report["status"]
+    if unverified:
+        return [f"## ground-gate: reported by the pull request's run: {status}", UNVERIFIED_NOTE]
     mark = {"passed": PASS, "failed": FAIL, "incomplete": WARN}[status]
-    return f"## {mark} ground-gate: {status}"
+    return [f"## {mark} ground-gate: {status}"]
 
 
 def _summary_line(report: Report) -> str:
     rows = sum(d["scored"] for d in report["datasets"])
     checked = [e for e in report["scores"] if e["passed"] is not None]
     missed = sum(1 for e in checked if e["passed"] is False)
-    model = cell(str(report["judge"].get("model", "?")), 80)
+    model = code(str(report["judge"].get("model", "?")), 80)
     return (
         f"{rows} row(s) in {len(report['datasets'])} dataset(s), judged by `{model}`; "
         f"{missed} of {len(checked)} check(s) failed."
@@ -113,8 +121,9 @@ def _reasons(report: Report) -> list[str]:
         lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
     for e in report["scores"]:
         if e["passed"] is False:
-            # reasons are ground-gate's own words, not dataset text
-            lines.append(f"- {FAIL} **{cell(e['dataset'], 60)}** {e['score']}: {e['reason']}")
+            # ground-gate's own words, but a forged report's are anyone's
+            name, score, reason = cell(e["dataset"], 60), ident(e["score"]), cell(e["reason"], 200)
+            lines.append(f"- {FAIL} **{name}** {score}: {reason}")
     return lines
 
 
@@ -122,12 +131,13 @@ def _unit_lines(shown: ShownRow) -> list[str]:
     lines = []
     for name, metric in shown.row["metrics"].items():
         if metric["status"] == "error":
-            lines.append(f"| {name} | error | {cell(metric['error'] or '')} | |")
+            lines.append(f"| {ident(name)} | error | {cell(metric['error'] or '')} | |")
             continue
         for index in shown.units.get(name, ()):
             unit = metric["units"][index]
             evidence = cell(unit["evidence"]) if unit.get("evidence") else ""
-            lines.append(f"| {name} | {unit['verdict']} | {cell(unit['text'])} | {evidence} |")
+            verdict = cell(unit["verdict"], 40)
+            lines.append(f"| {ident(name)} | {verdict} | {cell(unit['text'])} | {evidence} |")
     return lines
 
 
@@ -135,8 +145,8 @@ def _scores_text(row: Mapping[str, Any]) -> str:  # a RowEntry, as ShownRow hold
     parts = []
     for name, metric in row["metrics"].items():
         if metric["status"] != "ok":
-            parts.append(f"{name} {metric['status'].replace('_', ' ')}")
-        parts.extend(f"{k} {v:.2f}" for k, v in metric["scores"].items())
+            parts.append(f"{ident(name)} {metric['status'].replace('_', ' ')}")
+        parts.extend(f"{ident(k)} {v:.2f}" for k, v in metric["scores"].items())
     return ", ".join(parts)
 
 
@@ -147,7 +157,8 @@ def _worst_rows(report: Report, limit: int) -> list[str]:
     out = [f"<details><summary>Worst rows ({len(ranked)})</summary>", ""]
     for shown in ranked:
         row = shown.row
-        failing = f" \u2014 fails {', '.join(row['failing'])}" if row["failing"] else ""
+        failing = ", ".join(ident(s) for s in row["failing"])
+        failing = f" \u2014 fails {failing}" if failing else ""
         out.append(
             f"**{cell(row['dataset'], 60)} / {cell(row['id'], 80)}**{failing}: {_scores_text(row)}"
         )
@@ -169,7 +180,7 @@ def _baseline_changes(report: Report, baseline: Report) -> list[str]:
     for title, items in (("New failures", now - before), ("Fixed", before - now)):
         if items:
             listed = ", ".join(
-                f"{cell(d, 40)}/{cell(i, 60)} ({s})" for d, i, s in sorted(items)[:20]
+                f"{cell(d, 40)}/{cell(i, 60)} ({ident(s)})" for d, i, s in sorted(items)[:20]
             )
             more = f" and {len(items) - 20} more" if len(items) > 20 else ""
             out += [f"**{title} since the baseline ({len(items)}):** {listed}{more}", ""]
@@ -217,7 +228,7 @@ def _score_details(report: Report) -> list[str]:
         rows.append(
             [
                 cell(e["dataset"], 60),
-                e["score"],
+                ident(e["score"]),
                 "n/a" if e["mean"] is None else f"{e['mean']:.3f}",
                 f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a",
                 str(e["n"]),
@@ -235,7 +246,7 @@ def _usage(report: Report) -> list[str]:
     for name, u in report["usage"]["by_metric"].items():
         rows.append(
             [
-                name,
+                ident(name),
                 u["calls"],
                 u["cache_hits"],
                 u["prompt_tokens"],
@@ -279,14 +290,20 @@ def _usage(report: Report) -> list[str]:
 
 
 def render_markdown(
-    report: Report, *, baseline: Report | None = None, worst_rows: int = DEFAULT_WORST_ROWS
+    report: Report,
+    *,
+    baseline: Report | None = None,
+    worst_rows: int = DEFAULT_WORST_ROWS,
+    unverified: bool = False,
 ) -> str:
+    """The report as markdown. `unverified`: the report comes from a run this job does not
+    trust (a fork's artifact): the headline says whose claim it is and no pass is marked."""
     parts: list[str] = [
-        _headline(report),
+        *_headline(report, unverified),
         "",
         _summary_line(report),
         "",
-        _table(report, baseline),
+        _table(report, baseline, unverified),
         "",
     ]
     reasons = _reasons(report)

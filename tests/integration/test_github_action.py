@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from ground_gate.action import render_artifact
 from ground_gate.action_settings import Settings
 from ground_gate.github.artifact import publish_artifact
 from ground_gate.github.body import COMMENT_LIMIT_CHARS
@@ -71,7 +72,16 @@ def make_report(passed: bool) -> dict[str, Any]:
             entry("support-bot", "hallucination", 0.0, True, "0.00 is <= 0.1"),
         ],
         "rows": [],
+        "created_at": "2026-11-22T10:00:00+00:00",
+        "config": {"path": "ground-gate.yml", "digest": "sha256:00"},
+        "usage": {"by_metric": {}, "total": usage()},
+        "seconds": 4.2,
     }
+
+
+def usage() -> dict[str, Any]:
+    names = ("calls", "prompt_tokens", "completion_tokens", "cached_tokens", "cache_hits")
+    return {**dict.fromkeys(names, 0), "retries": 0, "parse_failures": 0, "seconds": 0.0}
 
 
 MARKDOWN = (
@@ -531,21 +541,41 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     result = publish_artifact(
         settings,
         client=GitHubClient(settings.api_url, TOKEN),
+        render=render_artifact,
         out=run.console,
         sleep=run.sleeps.append,
     )
 
     assert result.comment == "created"
-    assert [c["body"] for c in bot_comments(fake, 18)] == [f"{MARKER}\n{MARKDOWN}"]
+    # never the artifact's report.md: the JSON, rendered again as the PR run's own claim
+    rendered = render_artifact(make_report(False))
+    assert rendered.startswith(
+        "## ground-gate: reported by the pull request's run: failed\n"
+        "These scores come from the pull request's own run and were not re-verified: the pull "
+        "request controls that run (its data, config and code), so this is what it reported, "
+        "not a verdict of this repository.\n\n"
+    )
+    assert [c["body"] for c in bot_comments(fake, 18)] == [f"{MARKER}\n{rendered}"]
     assert fake.routes_called() == [
         "GET get-pull",
         "GET get-user",
         "GET list-comments",
         "POST create-comment",
     ]
-    assert run.outputs() == FAILED_OUTPUTS
-    assert run.summary.read_text() == MARKDOWN
-    assert exit_code(passed=result.passed, incomplete=False) == 1
+    assert (
+        run.outputs()
+        == [
+            ("passed", "false"),  # nothing is verified in a workflow_run run
+            *FAILED_OUTPUTS[1:4],
+            (
+                "summary",
+                "ground-gate: reported by the pull request's run, not re-verified: not passed",
+            ),
+            FAILED_OUTPUTS[5],
+        ]
+    )
+    assert run.summary.read_text() == rendered
+    assert (result.passed, result.warnings) == (False, ())
 
 
 def test_publish_artifact__a_forged_pr_number_is_not_commented(
@@ -558,7 +588,10 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
     settings = run.settings()
 
     result = publish_artifact(
-        settings, client=GitHubClient(settings.api_url, TOKEN), out=run.console
+        settings,
+        client=GitHubClient(settings.api_url, TOKEN),
+        render=render_artifact,
+        out=run.console,
     )
 
     assert result.comment == "skipped"
@@ -568,7 +601,7 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
     )
     assert fake.comments == {}
     assert fake.routes_called() == ["GET get-pull"]
-    assert run.summary.read_text() == MARKDOWN
+    assert run.summary.read_text() == render_artifact(make_report(False))
 
 
 def test_publish_artifact__missing_artifact_is_a_config_error(
@@ -578,7 +611,7 @@ def test_publish_artifact__missing_artifact_is_a_config_error(
 
     run = new_run(tmp_path, fake, event="workflow_run", fixture="workflow_run_fork.json")
     with pytest.raises(ConfigError) as caught:
-        publish_artifact(run.settings(), client=None, out=run.console)
+        publish_artifact(run.settings(), client=None, render=render_artifact, out=run.console)
     missing = run.workspace / "ground-gate-report" / "report.json"
     assert str(caught.value) == (
         f"{missing}: missing; in a workflow_run workflow, download the pull-request run's "

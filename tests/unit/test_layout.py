@@ -18,7 +18,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
     "cli": ("action", "pipeline", "config", "datasets", "local", "errors", "outcome"),
-    "action": ("pipeline", "github", "action_settings", "errors", "outcome"),
+    # action re-renders a fork's report.json itself (report): github/ never posts its markdown
+    "action": ("pipeline", "github", "report", "action_settings", "errors", "outcome"),
     "selfcheck": ("local", "text"),
     # the whole job wired: config -> datasets -> judge -> runner -> gate -> reports
     "pipeline": (
