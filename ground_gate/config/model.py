@@ -60,8 +60,8 @@ class Limits:
     before any judge call, with the limit's name in the message."""
 
     max_file_mb: float = 100.0  # one dataset file; JSONL is streamed, JSON and CSV rows held
-    max_row_chars: int = 1_000_000  # all text values of one row together
-    max_field_chars: int = 200_000  # one column's text (a context, a response, one CSV cell)
+    max_row_chars: int = 2_000_000  # all text values of one row together
+    max_field_chars: int = 1_000_000  # one column's text (a context, a response, one CSV cell)
 
     @property
     def max_file_bytes(self) -> int:

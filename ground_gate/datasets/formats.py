@@ -11,10 +11,12 @@ import bisect
 import csv
 import json
 import re
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from ground_gate.config.model import Limits
 from ground_gate.errors import DatasetError
 from ground_gate.values import describe_json_value
 
@@ -31,8 +33,35 @@ class Row(NamedTuple):
     from_csv: bool
 
 
-def read_rows(path: Path, dataset: str) -> Iterator[Row]:
-    """The rows of the file at `path`, read by its extension; `dataset` names it in messages."""
+class NonFinite(NamedTuple):
+    """NaN, Infinity or -Infinity where JSON has a number: refused by `limits.check_row`, which
+    knows the row and column (Python's JSON reader accepts them)."""
+
+    name: str
+
+
+class _DuplicateKeyError(ValueError):
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object whose keys are unique: `{"answer": "a", "answer": "b"}` is refused, not
+    silently the last one."""
+    result = dict(pairs)
+    if len(result) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _DuplicateKeyError(key)
+            seen.add(key)
+    return result
+
+
+def read_rows(path: Path, dataset: str, limits: Limits | None = None) -> Iterator[Row]:
+    """The rows of the file at `path`, read by its extension; `dataset` names it in messages.
+    A file bigger than `limits.max_file_mb`, or that is not a regular file, is refused unread."""
     kind = FORMATS.get(path.suffix.lower())
     if kind is None:
         shown = f"'{path.suffix}'" if path.suffix else "(no extension)"
@@ -40,18 +69,33 @@ def read_rows(path: Path, dataset: str) -> Iterator[Row]:
             f"{path}: unsupported dataset format {shown} (dataset '{dataset}'); "
             "expected .jsonl, .json or .csv"
         )
-    return _READERS[kind](path, dataset)
+    return _READERS[kind](path, dataset, limits or Limits())
 
 
-def _open(path: Path, name: str) -> IO[bytes]:
+def _open(path: Path, name: str, limits: Limits) -> IO[bytes]:
     try:
+        info = path.stat()
+        if stat.S_ISDIR(info.st_mode):
+            raise DatasetError(f"{path}: is a directory, expected a dataset file")
+        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero never end
+            raise DatasetError(
+                f"{path}: not a regular file (a pipe or a device?) (dataset '{name}')"
+            )
+        if info.st_size > limits.max_file_bytes:
+            raise DatasetError(_file_too_big(path, info.st_size, limits))
         return path.open("rb")
     except FileNotFoundError:
         raise DatasetError(f"{path}: dataset file not found (dataset '{name}')") from None
-    except IsADirectoryError:
-        raise DatasetError(f"{path}: is a directory, expected a dataset file") from None
     except OSError as exc:
         raise DatasetError(f"{path}: cannot read the dataset: {exc.strerror}") from None
+
+
+def _file_too_big(path: Path, size: int | None, limits: Limits) -> str:
+    shown = "more" if size is None else f"{size / 1_000_000:,.1f} MB"
+    return (
+        f"{path}: the file is {shown}, over the limit of {limits.max_file_mb:g} MB "
+        "(limits.max_file_mb; raise it in the config's limits to allow this)"
+    )
 
 
 def _decode(raw: bytes, file: str, line: int) -> str:
@@ -67,18 +111,25 @@ def _decode(raw: bytes, file: str, line: int) -> str:
         ) from None
 
 
-def _lines(handle: IO[bytes], file: str) -> Iterator[str]:
-    """Decoded lines, line endings kept; UTF-8 never has a newline byte inside a character."""
-    for number, raw in enumerate(handle, 1):
+def _lines(handle: IO[bytes], file: str, limits: Limits) -> Iterator[str]:
+    """Decoded lines, line endings kept; UTF-8 never has a newline byte inside a character.
+    Reading stops at the file size limit even if the file grows while it is read."""
+    left = limits.max_file_bytes
+    number = 0
+    while raw := handle.readline(left + 1):
+        number += 1
+        left -= len(raw)
+        if left < 0:
+            raise DatasetError(_file_too_big(Path(file), None, limits))
         text = _decode(raw, file, number)
         yield text.removeprefix("\ufeff") if number == 1 else text
 
 
-def _jsonl_rows(path: Path, name: str) -> Iterator[Row]:
+def _jsonl_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
     file = str(path)
-    with _open(path, name) as handle:
+    with _open(path, name, limits) as handle:
         number = 0
-        for line, text in enumerate(_lines(handle, file), 1):
+        for line, text in enumerate(_lines(handle, file, limits), 1):
             if not text.strip():
                 continue
             value = _loads(text, file, line)
@@ -91,27 +142,39 @@ def _jsonl_rows(path: Path, name: str) -> Iterator[Row]:
 
 
 def _loads(text: str, file: str, line: int | None = None) -> Any:
-    """JSON of one JSONL line (`line`) or of a whole file (the error's own line)."""
+    """JSON of one JSONL line (`line`) or of a whole file (the error's own line). Duplicate keys
+    are found here in a JSONL line; in a JSON file, row by row (for the row's line)."""
+    hook = _object if line is not None else None
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=hook, parse_constant=NonFinite)
     except json.JSONDecodeError as exc:
         where = line if line is not None else exc.lineno
         raise DatasetError(
             f"{file}:{where}: malformed JSON: {exc.msg} (column {exc.colno})"
         ) from None
+    except _DuplicateKeyError as exc:
+        raise DatasetError(f"{file}:{line}: duplicate key '{exc.key}' in an object") from None
+    except RecursionError:
+        place = file if line is None else f"{file}:{line}"
+        raise DatasetError(f"{place}: JSON nested too deep to read") from None
 
 
-def _json_rows(path: Path, name: str) -> Iterator[Row]:
+def _json_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
     file = str(path)
-    with _open(path, name) as handle:
-        raw = handle.read()
+    with _open(path, name, limits) as handle:
+        raw = handle.read(limits.max_file_bytes + 1)
+    if len(raw) > limits.max_file_bytes:
+        raise DatasetError(_file_too_big(path, None, limits))
     text = _decode(raw, file, 1).removeprefix("\ufeff")
     if not text.strip():
         return
     value = _loads(text, file)
     start = _skip_space(text, 0)
     if isinstance(value, dict) and isinstance(value.get("data"), list):
-        items, start = value["data"], _data_offset(text, start)
+        try:
+            items, start = value["data"], _data_offset(text, start)
+        except DatasetError as exc:
+            raise DatasetError(f"{file}:1: {exc}") from None
     elif isinstance(value, list):
         items = value
     elif isinstance(value, dict):
@@ -133,13 +196,18 @@ def _json_rows(path: Path, name: str) -> Iterator[Row]:
     for number, (item, offset) in enumerate(zip(items, _item_offsets(text, start), strict=True), 1):
         line = bisect.bisect_left(newlines, offset) + 1
         where = f"{file}:{line}: row {number}"
+        try:
+            _STRICT.raw_decode(text, offset)
+        except _DuplicateKeyError as exc:
+            raise DatasetError(f"{where}: duplicate key '{exc.key}' in an object") from None
         if not isinstance(item, dict):
             raise DatasetError(f"{where}: expected a JSON object, got {describe_json_value(item)}")
         yield Row(number, line, where, item, from_csv=False)
 
 
 # The whole document already parsed, so these scanners only walk valid JSON to find offsets.
-_DECODER = json.JSONDecoder()
+_DECODER = json.JSONDecoder(parse_constant=NonFinite)
+_STRICT = json.JSONDecoder(object_pairs_hook=_object, parse_constant=NonFinite)
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 
@@ -160,13 +228,15 @@ def _item_offsets(text: str, pos: int) -> Iterator[int]:
 
 
 def _data_offset(text: str, pos: int) -> int:
-    """Offset of the value of the (last, as json.loads takes it) "data" key of the object at pos."""
-    found = pos
+    """Offset of the value of the (one) "data" key of the object at pos."""
+    found = start = pos
     pos = _skip_space(text, pos + 1)
     while text[pos] != "}":
         key, pos = _DECODER.raw_decode(text, pos)
         pos = _skip_space(text, _skip_space(text, pos) + 1)  # past the colon
         if key == "data":
+            if found != start:
+                raise DatasetError("duplicate key 'data' in the top-level object")
             found = pos
         _, pos = _DECODER.raw_decode(text, pos)
         pos = _skip_space(text, pos)
@@ -175,17 +245,23 @@ def _data_offset(text: str, pos: int) -> int:
     return found
 
 
-def _csv_rows(path: Path, name: str) -> Iterator[Row]:
+def _csv_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
     file = str(path)
-    csv.field_size_limit(max(csv.field_size_limit(), 1 << 30))  # sources are long documents
-    with _open(path, name) as handle:
-        reader = csv.reader(_lines(handle, file), strict=True)
+    csv.field_size_limit(limits.max_field_chars)  # the module's own check of a cell's size
+    with _open(path, name, limits) as handle:
+        reader = csv.reader(_lines(handle, file, limits), strict=True)
 
         def next_cells() -> list[str] | None:
             start = reader.line_num + 1
             try:
                 return next(reader, None)
             except csv.Error as exc:
+                if str(exc).startswith("field larger than field limit"):
+                    raise DatasetError(
+                        f"{file}:{start}: a cell is over the limit of {limits.max_field_chars:,} "
+                        "characters (limits.max_field_chars; raise it in the config's limits to "
+                        "allow this)"
+                    ) from None
                 raise DatasetError(f"{file}:{start}: malformed CSV: {_csv_problem(exc)}") from None
 
         header: list[str] | None = []
@@ -223,7 +299,7 @@ def _csv_problem(exc: csv.Error) -> str:
     return text
 
 
-_READERS: Mapping[str, Callable[[Path, str], Iterator[Row]]] = {
+_READERS: Mapping[str, Callable[[Path, str, Limits], Iterator[Row]]] = {
     "jsonl": _jsonl_rows,
     "json": _json_rows,
     "csv": _csv_rows,

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 from ground_gate.config.model import DatasetConfig
 from ground_gate.datasets.formats import read_rows
+from ground_gate.datasets.limits import check_row
 from ground_gate.datasets.sample import Sample
 from ground_gate.datasets.validation import to_sample
 from ground_gate.errors import DatasetError
@@ -19,7 +20,8 @@ def iter_samples(dataset: DatasetConfig) -> Iterator[Sample]:
     """Stream the dataset's rows as Samples, stopping after `dataset.limit` of them."""
     first_line: dict[str, int] = {}
     count = 0
-    for row in read_rows(dataset.path, dataset.name):
+    for row in read_rows(dataset.path, dataset.name, dataset.limits):
+        check_row(row, dataset.limits)
         sample = to_sample(row, dataset.fields)
         if sample.id in first_line:
             raise DatasetError(
