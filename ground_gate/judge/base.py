@@ -8,9 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, TypeVar
+
+from ground_gate.errors import JudgeError
+
+E = TypeVar("E", bound=JudgeError)
+_SPENT = "judge_usage"
 
 Role = Literal["system", "user", "assistant"]
+
+
+class UnusableReplyError(JudgeError):
+    """The judge answered, but the answer is no verdict: no answer token carries the floor of
+    probability, the text is not an answer, the JSON is invalid after a repair, or the HTTP
+    body is not a chat completion. The message quotes the start of the reply."""
+
+
+def quote_reply(text: str, limit: int = 60) -> str:
+    """The start of a judge's reply for a message: escaped (repr), at most `limit` chars."""
+    head = text[:limit]
+    return repr(head) + ("..." if len(text) > limit else "")
 
 
 @dataclass(frozen=True)
@@ -38,6 +55,9 @@ class JudgeRequest:
 
 @dataclass
 class Usage:
+    """What judge calls spent. `calls` counts every HTTP request made, failed ones included
+    (a retried call is several); `retries` how many of them were retries or repairs."""
+
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
@@ -75,6 +95,18 @@ class Usage:
                 return None
             values[name] = type(default)(value)
         return cls(**values)  # type: ignore[arg-type]
+
+
+def with_usage(error: E, usage: Usage) -> E:
+    """`error` carrying what the failed call spent (its requests count in the usage too)."""
+    setattr(error, _SPENT, usage)
+    return error
+
+
+def usage_of(error: BaseException) -> Usage | None:
+    """What the failed call that raised `error` spent; None when no request was made."""
+    usage = getattr(error, _SPENT, None)
+    return usage if isinstance(usage, Usage) else None
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,8 @@ out. Which error says how far the failure reaches:
 - JudgeUnavailableError: the endpoint, the key or the model is unusable. The judge refuses
   every later call at once, so queued rows do not rediscover the outage one by one.
 - JudgeError: only the request at hand failed; the next call goes out as usual.
+  UnusableReplyError, a JudgeError, when what came back was no chat completion (the judge
+  raises JudgeUnavailableError instead while the endpoint has never sent one).
 - ConfigError never comes from a call: a configuration that cannot work (no Azure endpoint or
   API version) is refused by the client builders in `clients.py` before any request.
 
@@ -26,6 +28,7 @@ from typing import Any
 import openai
 
 from ground_gate.errors import JudgeError, JudgeUnavailableError
+from ground_gate.judge.base import UnusableReplyError
 from ground_gate.judge.response import MalformedResponse
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
 from ground_gate.judge.structured import mentions_response_format
@@ -110,7 +113,7 @@ POLICY: Mapping[Failure, Policy] = {
     Failure.MALFORMED: Policy(
         Then.RETRY,
         Wait.BACKOFF,
-        JudgeError,
+        UnusableReplyError,
         "the judge at {host} kept sending unusable responses for {purpose}: {what} "
         "(after {attempts} attempts)",
     ),
@@ -127,9 +130,11 @@ STATUSES: tuple[tuple[Container[int], Failure], ...] = (
 # (llama-cpp-python's server: 500). Checked before STATUSES.
 JSON_SCHEMA_REJECTION_STATUSES = frozenset({400, 422, 500})
 
-# Exceptions from one call, first match wins (an APITimeoutError is an APIConnectionError).
+# Exceptions from one call, first match wins (an APITimeoutError is an APIConnectionError;
+# TimeoutError is the judge's own deadline on the whole call, connect and body).
 EXCEPTIONS: tuple[tuple[type[Exception], Failure], ...] = (
     (openai.APITimeoutError, Failure.TIMEOUT),
+    (TimeoutError, Failure.TIMEOUT),
     (openai.APIConnectionError, Failure.CONNECTION),
     (json.JSONDecodeError, Failure.MALFORMED),
     (openai.APIResponseValidationError, Failure.MALFORMED),

@@ -23,11 +23,19 @@ from typing import Any, Literal
 import openai
 
 from ground_gate.errors import GroundGateError, JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
+from ground_gate.judge.base import (
+    ChatMessage,
+    Completion,
+    JudgeRequest,
+    UnusableReplyError,
+    Usage,
+    with_usage,
+)
 from ground_gate.judge.cache import CompletionCache, JudgeCache, cache_key
 from ground_gate.judge.failures import (
     CALL_EXCEPTIONS,
     Failed,
+    Failure,
     Then,
     exception_failed,
     give_up_error,
@@ -97,6 +105,7 @@ class OpenAIJudge:
         self._semaphore = asyncio.Semaphore(max_concurrency)
         self._host = client.base_url.host or str(client.base_url)
         self._unavailable: str | None = None
+        self._answered = False  # a chat completion came back at least once
         self._connect = connect
         self._connect_lock = asyncio.Lock()
         self._usage: dict[str, Usage] = {}
@@ -156,6 +165,9 @@ class OpenAIJudge:
         usage = Usage()
         try:
             completion = await self._complete_fresh(request, usage)
+        except JudgeError as exc:
+            with_usage(exc, usage)  # the failed requests count in the caller's usage too
+            raise
         finally:
             self._account(request.purpose, usage)
         self._cache.put(key, completion)
@@ -194,7 +206,7 @@ class OpenAIJudge:
                 data = parse_and_validate(reply.text, schema)
             except StructuredOutputError as second:
                 usage.parse_failures += 1
-                raise JudgeError(
+                raise UnusableReplyError(
                     f"the judge's reply for {request.purpose} was not usable JSON after one "
                     f"repair attempt: {second}"
                 ) from None
@@ -232,17 +244,25 @@ class OpenAIJudge:
     async def _attempt(
         self, request: JudgeRequest, messages: Sequence[ChatMessage], usage: Usage
     ) -> Reply | Failed:
-        """One request under the concurrency bound: the reply, or what went wrong."""
+        """One request under the concurrency bound: the reply, or what went wrong.
+
+        timeout_s is a deadline on the whole attempt (connect, headers and the complete body):
+        the SDK's own timeout applies per read, so a server trickling a byte at a time would
+        hold the call for as long as it likes."""
         self._raise_if_unavailable()
         response_format = self._response_format(request)
         async with self._semaphore:
             self._raise_if_unavailable()
             started = self._clock()
+            usage.calls += 1
             try:
-                response = await self._client.chat.completions.create(
-                    **self._arguments(request, messages, response_format)
-                )
-                return read_reply(response, logprobs=request.logprobs, usage=usage)
+                async with asyncio.timeout(self._timeout_s):
+                    response = await self._client.chat.completions.create(
+                        **self._arguments(request, messages, response_format)
+                    )
+                reply = read_reply(response, logprobs=request.logprobs, usage=usage)
+                self._answered = True
+                return reply
             except openai.APIStatusError as exc:
                 return self._status_failed(exc, response_format)
             except CALL_EXCEPTIONS as exc:
@@ -302,6 +322,13 @@ class OpenAIJudge:
         error = give_up_error(
             failed, host=self._host, model=self._model, purpose=request.purpose, attempts=attempts
         )
+        if failed.failure is Failure.MALFORMED and not self._answered:
+            # An endpoint that has never sent one chat completion (a login page, a proxy's
+            # error page, an empty list of choices) is unusable, not one bad request.
+            error = JudgeUnavailableError(
+                f"the judge at {self._host} is unusable: it sent no chat completion, "
+                f"{failed.what} (after {attempts} attempts)"
+            )
         if isinstance(error, JudgeUnavailableError) and self._unavailable is None:
             self._unavailable = str(error)
         return error

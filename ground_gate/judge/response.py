@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.judge.base import Usage
+from ground_gate.judge.base import Usage, quote_reply
 
 # Alternatives asked for per generated token (the most OpenAI returns).
 TOP_LOGPROBS = 20
@@ -28,7 +28,11 @@ class Reply:
 
 
 def read_reply(response: Any, *, logprobs: bool, usage: Usage) -> Reply:
-    """The first choice's text (and top log-probabilities when asked); adds the call to `usage`."""
+    """The first choice's text (and top log-probabilities when asked); adds the tokens spent to
+    `usage` (the call itself is counted by the judge, failed or not)."""
+    if isinstance(response, str | bytes):  # the SDK hands over a body that is not JSON as is
+        text = response if isinstance(response, str) else response.decode("utf-8", "replace")
+        raise MalformedResponse(f"the response is not a chat completion: {quote_reply(text)}")
     choices = getattr(response, "choices", None)
     if not choices:
         raise MalformedResponse("the response has no choices")
@@ -37,7 +41,6 @@ def read_reply(response: Any, *, logprobs: bool, usage: Usage) -> Reply:
     content = getattr(message, "content", None)
     if content is not None and not isinstance(content, str):
         raise MalformedResponse("the response's message content is not text")
-    usage.calls += 1
     reported = getattr(response, "usage", None)
     usage.prompt_tokens += _int(getattr(reported, "prompt_tokens", 0))
     usage.completion_tokens += _int(getattr(reported, "completion_tokens", 0))

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from ground_gate.datasets import Sample
-from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, Usage
+from ground_gate.errors import JudgeError
+from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, Usage, usage_of
 from ground_gate.results import MetricResult, Status, UnitResult
 from ground_gate.text import split_sentences
 
@@ -63,7 +64,14 @@ class RowSession:
         if key in self.memo:
             self.usage.cache_hits += 1
             return self.memo[key]
-        completion = await self.judge.complete(request)
+        try:
+            completion = await self.judge.complete(request)
+        except JudgeError as exc:
+            spent = usage_of(exc)  # a failed call's requests count too
+            if spent is not None:
+                self.usage.add(spent)
+                self.cost.add(spent)
+            raise
         self.usage.add(completion.usage)
         if completion.cost is not None:
             self.cost.add(completion.cost)

@@ -27,6 +27,8 @@ class Reply:
     delay_s: wait this long before answering (a client with a shorter timeout gives up first).
     truncate_to: send only this many bytes of the body while announcing its full length,
         then close the connection.
+    trickle_s: send the headers at once, then the body one byte every this many seconds
+        (a client whose timeout applies per read never gives up).
     """
 
     status: int = 200
@@ -35,6 +37,7 @@ class Reply:
     content_type: str = "application/json"
     delay_s: float = 0.0
     truncate_to: int | None = None
+    trickle_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -130,6 +133,18 @@ def truncated(reply: Reply, keep: int | None = None) -> Reply:
     """The body cut short on the wire: the connection closes before Content-Length is reached."""
     cut = keep if keep is not None else len(reply.body) // 2
     return Reply(status=reply.status, body=reply.body, headers=reply.headers, truncate_to=cut)
+
+
+def trickling(reply: Reply, every_s: float = 2.0) -> Reply:
+    """`reply` sent one byte every `every_s` seconds after the headers."""
+    return Reply(
+        status=reply.status,
+        body=reply.body,
+        headers=reply.headers,
+        content_type=reply.content_type,
+        delay_s=reply.delay_s,
+        trickle_s=every_s,
+    )
 
 
 def rejects_json_schema(inner: Handler, *, status: int = 500) -> Handler:
@@ -276,8 +291,19 @@ def _make_request_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
                 self.send_header(name, value)
             self.end_headers()
             payload = reply.body if reply.truncate_to is None else reply.body[: reply.truncate_to]
+            if reply.trickle_s:
+                self._trickle(payload, reply.trickle_s)
+                return
             self.wfile.write(payload)
             self.wfile.flush()
+
+        def _trickle(self, payload: bytes, every_s: float) -> None:
+            self.wfile.flush()
+            for i in range(len(payload)):
+                if fake._stopping.wait(every_s):
+                    return
+                self.wfile.write(payload[i : i + 1])
+                self.wfile.flush()
 
         def log_message(self, format: str, *args: Any) -> None:
             pass  # keep test output clean

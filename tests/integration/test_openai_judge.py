@@ -15,7 +15,7 @@ import pytest
 from openai.types.chat import ChatCompletion
 
 from ground_gate.errors import JudgeError, JudgeUnavailableError, ModelError
-from ground_gate.judge.base import ChatMessage, JudgeRequest, Usage
+from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError, Usage
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
@@ -28,6 +28,7 @@ from tests.integration.fake_openai import (
     rate_limited,
     rejects_json_schema,
     slow,
+    trickling,
     truncated,
 )
 
@@ -168,7 +169,8 @@ async def test_openai_judge__honours_retry_after_on_429(
     result = await judge.complete(ask())
     assert result.text == "Yes"
     assert sleep.calls == [2.0, 1.5]
-    assert (result.usage.calls, result.usage.retries) == (1, 2)
+    # every request counts as a call, the failed ones included
+    assert (result.usage.calls, result.usage.retries) == (3, 2)
     assert server.request_count == 3
 
 
@@ -366,9 +368,11 @@ async def test_openai_judge__a_broken_body_is_retried(
 async def test_openai_judge__bodies_that_stay_malformed_are_a_judge_error(
     server: FakeOpenAI, make_judge: JudgeFactory
 ) -> None:
-    server.set_handler(lambda body: malformed_json())
     judge = make_judge(server.url, max_retries=1)
-    with pytest.raises(JudgeError) as caught:
+    server.push(completion("Yes"))
+    await judge.complete(ask(purpose="first"))  # the endpoint does answer chat completions
+    server.set_handler(lambda body: malformed_json())
+    with pytest.raises(UnusableReplyError) as caught:
         await judge.complete(ask(purpose="rating"))
     assert not isinstance(caught.value, JudgeUnavailableError)
     assert str(caught.value) == (
@@ -641,3 +645,53 @@ async def test_openai_judge__a_connect_failure_makes_the_judge_unavailable_once_
         with pytest.raises(JudgeUnavailableError, match="could not be started: model file"):
             await judge.complete(ask())
     assert (len(attempts), server.request_count) == (1, 0)
+
+
+NOT_A_COMPLETION = [
+    Reply(body=b"<html><body>Please sign in</body></html>", content_type="text/html"),
+    Reply(body=b'{"id": "x", "object": "chat.completion", "choices": []}'),
+    Reply(body=b'{"hello": "world"}'),
+]
+
+
+@pytest.mark.parametrize("reply", NOT_A_COMPLETION, ids=["html-200", "empty-choices", "other"])
+async def test_openai_judge__an_endpoint_that_never_sent_a_completion_is_unusable(
+    server: FakeOpenAI, make_judge: JudgeFactory, reply: Reply
+) -> None:
+    server.set_handler(lambda body: reply)
+    judge = make_judge(server.url, max_retries=2)
+    with pytest.raises(JudgeUnavailableError, match="is unusable: it sent no chat completion"):
+        await judge.complete(ask(purpose="rating"))
+    with pytest.raises(JudgeUnavailableError):  # later calls are refused at once
+        await judge.complete(ask("Another?", purpose="rating"))
+    assert server.request_count == 3
+    usage = judge.usage_by_purpose()["rating"]
+    assert (usage.calls, usage.retries) == (3, 2)  # failed requests are counted
+
+
+async def test_openai_judge__an_html_body_is_quoted_escaped_and_short(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    page = "<html>\n<title>Sign in</title>\u202e" + "x" * 200
+    server.set_handler(lambda body: Reply(body=page.encode(), content_type="text/html"))
+    judge = make_judge(server.url, max_retries=0)
+    with pytest.raises(JudgeUnavailableError) as caught:
+        await judge.complete(ask())
+    message = str(caught.value)
+    assert "'<html>\\n<title>Sign in</title>\\u202e" in message
+    assert "\u202e" not in message and "\n" not in message
+    assert "x" * 61 not in message and "..." in message
+
+
+async def test_openai_judge__timeout_is_a_deadline_on_the_whole_call(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    """A server that trickles its body a byte at a time never trips a per-read timeout."""
+    server.set_handler(lambda body: trickling(completion("Yes"), every_s=0.2))
+    judge = make_judge(server.url, timeout_s=1.0, max_retries=1)
+    started = time.monotonic()
+    with pytest.raises(JudgeUnavailableError, match="no answer within 1 s"):
+        await judge.complete(ask())
+    assert time.monotonic() - started < 10  # two attempts of 1 s, not the body's minute
+    assert server.request_count == 2
+    assert judge.usage_by_purpose()["test"].calls == 2

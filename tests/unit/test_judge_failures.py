@@ -9,6 +9,7 @@ import openai
 import pytest
 
 from ground_gate.errors import JudgeError, JudgeUnavailableError
+from ground_gate.judge.base import UnusableReplyError
 from ground_gate.judge.failures import (
     POLICY,
     Failed,
@@ -45,7 +46,7 @@ POLICY_ROWS = [
     (F.REFUSED, Then.GIVE_UP, Wait.NONE, JudgeError),
     (F.TIMEOUT, Then.RETRY, Wait.BACKOFF, UNAVAILABLE),
     (F.CONNECTION, Then.RETRY, Wait.BACKOFF, UNAVAILABLE),
-    (F.MALFORMED, Then.RETRY, Wait.BACKOFF, JudgeError),
+    (F.MALFORMED, Then.RETRY, Wait.BACKOFF, UnusableReplyError),
 ]
 
 
@@ -124,6 +125,7 @@ def validation_error() -> openai.APIResponseValidationError:
         (json.JSONDecodeError("Expecting value", "{", 1), F.MALFORMED),
         (validation_error(), F.MALFORMED),
         (MalformedResponse("the response has no choices"), F.MALFORMED),
+        (TimeoutError(), F.TIMEOUT),
         (ValueError("ours"), None),
     ],
     ids=lambda value: type(value).__name__ if isinstance(value, Exception) else str(value),
@@ -142,6 +144,7 @@ def connection_error_from(cause: Exception) -> openai.APIConnectionError:
     ("exc", "what"),
     [
         (openai.APITimeoutError(request=REQUEST), "no answer within 2.5 s"),
+        (TimeoutError(), "no answer within 2.5 s"),  # the deadline on the whole call
         (
             connection_error_from(ConnectionRefusedError()),
             "connection failed (ConnectionRefusedError)",
@@ -255,7 +258,7 @@ def test_wait_seconds__row(failed: Failed, retry: int, seconds: float) -> None:
         ),
         (
             Failed(F.MALFORMED, "the response has no choices"),
-            JudgeError,
+            UnusableReplyError,
             "the judge at h kept sending unusable responses for faithfulness: the response has "
             "no choices (after 4 attempts)",
         ),
