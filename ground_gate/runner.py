@@ -4,6 +4,10 @@ Rows run `row_concurrency` at a time; inside a row every metric first makes its 
 not read the document, then all document-first calls follow back to back (prefix reuse).
 A metric that fails on a row is kept as an error result for that row, never dropped. When
 the judge is unreachable the run stops scheduling rows and says why (`RunResult.incomplete`).
+A run in which every metric of every row failed scored nothing, so it is incomplete too, and
+says why with the first failure, an unusable reply quoted when there was one: a judge that
+answers nothing usable (a wrong chat template, a proxy's canned text) never passes or fails a
+gate on scores it did not give.
 Results are appended to `RunResult.rows` as rows finish, so an interrupted run keeps them.
 
 `add_evidence` is the pass after the gate that quotes evidence for chosen units only (the
@@ -20,7 +24,7 @@ from typing import Any, Protocol
 
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import Completion, Judge, Usage
+from ground_gate.judge.base import Completion, Judge, UnusableReplyError, Usage
 from ground_gate.metrics import Metric, RowSession
 from ground_gate.results import MetricCost, MetricResult, RowResult, UnitResult
 
@@ -29,16 +33,22 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class RunResult:
+    """rows: the rows scored, in input order. abandoned: what the rows dropped when the judge
+    became unavailable had spent, per metric (their requests count in the usage too)."""
+
     rows: list[RowResult] = field(default_factory=list)
     total: int = 0
     incomplete: str | None = None
     seconds: float = 0.0
+    abandoned: dict[str, Usage] = field(default_factory=dict)
 
     def usage_by_metric(self) -> dict[str, Usage]:
         usage: dict[str, Usage] = {}
         for row in self.rows:
             for metric in row.metrics:
                 usage.setdefault(metric.metric, Usage()).add(metric.usage)
+        for name, spent in self.abandoned.items():
+            usage.setdefault(name, Usage()).add(spent)
         return usage
 
     def cost_by_metric(self) -> dict[str, MetricCost]:
@@ -56,12 +66,43 @@ class RunResult:
         return cost
 
 
+@dataclass
+class RowTally:
+    """What rows leave besides their results: the judge errors their metrics met, and what
+    the rows abandoned on JudgeUnavailableError had spent, per metric."""
+
+    errors: list[JudgeError] = field(default_factory=list)
+    abandoned: dict[str, Usage] = field(default_factory=dict)
+
+
 async def score_row(
-    dataset: str, sample: Sample, metrics: Sequence[Metric], judge: Judge
+    dataset: str,
+    sample: Sample,
+    metrics: Sequence[Metric],
+    judge: Judge,
+    tally: RowTally | None = None,
 ) -> RowResult:
+    """One row scored by every metric; a metric's JudgeError becomes its error result.
+    JudgeUnavailableError is raised, the row's spending kept in `tally.abandoned`."""
+    tally = tally if tally is not None else RowTally()
     started = time.monotonic()
     memo: dict[tuple[Any, ...], Completion] = {}
     sessions = [RowSession(judge, m.name, memo=memo) for m in metrics]
+    try:
+        results = await _score_metrics(sample, metrics, sessions, tally.errors)
+    except JudgeUnavailableError:
+        for session in sessions:
+            tally.abandoned.setdefault(session.metric, Usage()).add(session.usage)
+        raise
+    return RowResult(dataset, sample.id, tuple(results), round(time.monotonic() - started, 3))
+
+
+async def _score_metrics(
+    sample: Sample,
+    metrics: Sequence[Metric],
+    sessions: Sequence[RowSession],
+    errors: list[JudgeError],
+) -> list[MetricResult]:
     plans: list[Any] = []
     for metric, session in zip(metrics, sessions, strict=True):
         try:
@@ -70,6 +111,7 @@ async def score_row(
             raise
         except JudgeError as exc:
             plans.append(exc)
+            errors.append(exc)
     results: list[MetricResult] = []
     for metric, session, plan in zip(metrics, sessions, plans, strict=True):
         if isinstance(plan, JudgeError):
@@ -81,11 +123,22 @@ async def score_row(
             raise
         except JudgeError as exc:
             results.append(_error(metric, session, exc))
-    return RowResult(dataset, sample.id, tuple(results), round(time.monotonic() - started, 3))
+            errors.append(exc)
+    return results
 
 
 def _error(metric: Metric, session: RowSession, exc: Exception) -> MetricResult:
     return session.result("error", error=str(exc))
+
+
+def nothing_scored(rows: Sequence[RowResult], errors: Sequence[JudgeError]) -> str | None:
+    """Why a run whose every metric on every row is an error scored nothing; None otherwise."""
+    if not rows or not errors or any(m.status != "error" for r in rows for m in r.metrics):
+        return None
+    unusable = [e for e in errors if isinstance(e, UnusableReplyError)]
+    if unusable:
+        return f"no judge reply was usable, nothing could be scored: {unusable[0]}"
+    return f"every row failed, nothing could be scored: {errors[0]}"
 
 
 async def run(
@@ -104,13 +157,14 @@ async def run(
     started = time.monotonic()
     gate = asyncio.Semaphore(row_concurrency)
     stop = asyncio.Event()
+    tally = RowTally(abandoned=result.abandoned)
 
     async def one(dataset: str, sample: Sample) -> None:
         async with gate:
             if stop.is_set():
                 return
             try:
-                row = await score_row(dataset, sample, metrics, judge)
+                row = await score_row(dataset, sample, metrics, judge, tally)
             except JudgeUnavailableError as exc:
                 if not stop.is_set():
                     result.incomplete = f"the judge is unavailable: {exc}"
@@ -128,6 +182,8 @@ async def run(
         result.seconds = round(time.monotonic() - started, 3)
         if result.incomplete is None and len(result.rows) < result.total:
             result.incomplete = "interrupted"
+        if result.incomplete is None:
+            result.incomplete = nothing_scored(result.rows, tally.errors)
     return result
 
 

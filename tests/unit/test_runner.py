@@ -5,7 +5,13 @@ import pytest
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import Completion, JudgeRequest, Usage
+from ground_gate.judge.base import (
+    Completion,
+    JudgeRequest,
+    UnusableReplyError,
+    Usage,
+    with_usage,
+)
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
 from ground_gate.results import MetricResult, RowResult
@@ -191,3 +197,67 @@ async def test_add_evidence__an_unavailable_judge_keeps_every_score_and_says_why
     assert [r.metrics[0].scores for r in result.rows] == [r.metrics[0].scores for r in before]
     assert all(u.evidence is None for r in result.rows for u in r.metrics[0].units)
     assert result.incomplete is None
+
+
+def reply(text: str) -> Completion:
+    return Completion(text=text, usage=Usage(calls=1))
+
+
+async def test_run__no_usable_reply_at_all_is_incomplete_and_quotes_one():
+    judge = FakeJudge(lambda r: reply("The answer is maybe 9 of 10."))
+    result = await run([("a", rows(3))], METRICS, judge, row_concurrency=2)
+    assert len(result.rows) == 3
+    assert all(m.status == "error" for r in result.rows for m in r.metrics)
+    assert result.incomplete is not None
+    assert result.incomplete.startswith("no judge reply was usable, nothing could be scored: ")
+    assert "'The answer is maybe 9 of 10.'" in result.incomplete
+
+
+async def test_run__every_row_failing_for_another_reason_is_incomplete_too():
+    def script(request: JudgeRequest) -> Completion:
+        raise JudgeError("the judge at h refused the request (HTTP 400): no logprobs here")
+
+    result = await run([("a", rows(2))], METRICS, FakeJudge(script), row_concurrency=1)
+    assert result.incomplete == (
+        "every row failed, nothing could be scored: the judge at h refused the request "
+        "(HTTP 400): no logprobs here"
+    )
+
+
+async def test_run__one_usable_verdict_keeps_the_run_complete():
+    def script(request: JudgeRequest) -> Completion:
+        if request.purpose == "rating.rate" and "Answer 1." in unit_of(request, "answer"):
+            return said("5", **{"5": 1.0})
+        return reply("The answer is maybe 9 of 10.")
+
+    result = await run([("a", rows(3))], METRICS, FakeJudge(script), row_concurrency=1)
+    assert result.incomplete is None
+    statuses = [m.status for r in result.rows for m in r.metrics]
+    assert statuses.count("ok") == 1 and statuses.count("error") == 5
+    assert "'The answer is maybe 9 of 10.'" in (result.rows[0].metrics[0].error or "")
+
+
+async def test_run__requests_of_rows_abandoned_on_an_unavailable_judge_count_in_usage():
+    def script(request: JudgeRequest) -> Completion:
+        if "Answer 1." in request.messages[-1].content:
+            failed = JudgeUnavailableError("the judge at h is unavailable: HTTP 503 (3 attempts)")
+            raise with_usage(failed, Usage(calls=3, retries=2))
+        return good(request)
+
+    result = await run([("a", rows(3))], METRICS, FakeJudge(script), row_concurrency=1)
+    assert result.incomplete is not None and [r.sample_id for r in result.rows] == ["r0"]
+    assert result.abandoned["groundedness"].calls == 3
+    assert result.usage_by_metric()["groundedness"].calls == 1 + 3
+
+
+async def test_run__requests_of_a_failed_call_count_in_the_rows_metric_usage():
+    def script(request: JudgeRequest) -> Completion:
+        if request.purpose == "rating.rate":
+            raise with_usage(UnusableReplyError("not JSON"), Usage(calls=2, retries=1))
+        return good(request)
+
+    result = await run([("a", rows(2))], METRICS, FakeJudge(script), row_concurrency=1)
+    assert result.incomplete is None
+    rating = result.rows[0].metrics[1]
+    assert (rating.status, rating.usage.calls, rating.usage.retries) == ("error", 2, 1)
+    assert result.usage_by_metric()["rating"].calls == 4
