@@ -10,6 +10,7 @@ import json
 import math
 import re
 import socket
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from tests.integration.fake_openai import (
     malformed_json,
     rate_limited,
     rejects_json_schema,
+    trickling,
 )
 
 ROWS = [
@@ -96,6 +98,7 @@ def write_project(
     retries: int = 2,
     rows=ROWS,
     concurrency: int = 4,
+    timeout_s: float = 5,
 ) -> Path:
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config = root / "gate.yml"
@@ -107,7 +110,7 @@ judge:
   base_url: {url}
   api_key_env: FAKE_KEY
   max_retries: {retries}
-  timeout_s: 5
+  timeout_s: {timeout_s}
   max_concurrency: {concurrency}
   cache_dir: {root / "cache"}
 datasets:
@@ -296,3 +299,82 @@ def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
         assert resumed["cost"][metric]["calls"] == cost["calls"]
         assert resumed["cost"][metric]["completion_tokens"] == cost["completion_tokens"]
     assert "count as free" not in again.stdout
+
+
+MAYBE = "The answer is maybe 9 of 10."
+
+
+def maybe(*, with_logprobs: bool) -> Reply:
+    """A judge that talks instead of answering; its first token "The" at p 0.999."""
+    if not with_logprobs:
+        return completion(MAYBE)
+    top = {"The": math.log(0.999), "9": math.log(0.0008), "1": math.log(0.0002)}
+    return completion(MAYBE, logprobs=[top, {" answer": 0.0}])
+
+
+@pytest.mark.parametrize("with_logprobs", [False, True], ids=["text", "logprobs"])
+@pytest.mark.parametrize("on_error", ["fail", "skip"])
+def test_run__a_judge_that_says_maybe_9_of_10_never_passes_groundedness(
+    tmp_path, with_logprobs, on_error
+):
+    def talks_on_ratings(body: Any) -> Reply:
+        if "0 to 10" in body["messages"][-1]["content"]:
+            return maybe(with_logprobs=with_logprobs)
+        return grade(body)
+
+    with FakeOpenAI(handler=talks_on_ratings) as server:
+        result, report = invoke(write_project(tmp_path, server.url, on_error=on_error))
+    assert result.exit_code == 1, result.output
+    [grounded] = [s for s in report["scores"] if s["score"] == "groundedness"]
+    assert grounded["passed"] is False and grounded["n_error"] == 3 and grounded["mean"] is None
+    errors = {r["metrics"]["groundedness"]["error"] for r in report["rows"]}
+    assert len(errors) == 1 and "'The answer is maybe 9 of 10.'" in errors.pop()
+
+
+@pytest.mark.parametrize("with_logprobs", [False, True], ids=["text", "logprobs"])
+def test_run__a_judge_with_no_usable_reply_at_all_exits_2_and_quotes_one(tmp_path, with_logprobs):
+    with FakeOpenAI(handler=lambda body: maybe(with_logprobs=with_logprobs)) as server:
+        result, report = invoke(write_project(tmp_path, server.url))
+        requests = server.request_count
+    assert result.exit_code == 2, result.output
+    assert report["status"] == "incomplete" and report["passed"] is False
+    assert report["incomplete"].startswith("no judge reply was usable")
+    assert "The answer is maybe 9 of 10." in report["incomplete"]
+    assert "ground-gate: error: no judge reply was usable" in result.stderr
+    assert report["usage"]["total"]["calls"] == requests
+
+
+NOT_A_COMPLETION = {
+    "html-200": Reply(
+        body=b"<html><body>Sign in to continue</body></html>", content_type="text/html"
+    ),
+    "empty-choices": Reply(body=b'{"id": "x", "object": "chat.completion", "choices": []}'),
+}
+
+
+@pytest.mark.parametrize("reply", NOT_A_COMPLETION.values(), ids=NOT_A_COMPLETION.keys())
+def test_run__a_judge_that_sends_no_chat_completion_exits_2_and_counts_the_requests(
+    tmp_path, reply
+):
+    with FakeOpenAI(handler=lambda body: reply) as server:
+        result, report = invoke(write_project(tmp_path, server.url, retries=2))
+        requests = server.request_count
+    assert result.exit_code == 2, result.output
+    assert report["status"] == "incomplete"
+    assert "unusable: it sent no chat completion" in report["incomplete"]
+    assert requests >= 3
+    assert report["usage"]["total"]["calls"] == requests
+    assert report["usage"]["total"]["retries"] >= 2
+
+
+def test_run__a_trickling_judge_is_abandoned_in_seconds(tmp_path):
+    """timeout_s is a deadline per call: one byte every 2 s never trips a per-read timeout."""
+    with FakeOpenAI(handler=lambda body: trickling(grade(body), every_s=2.0)) as server:
+        config = write_project(tmp_path, server.url, retries=1, timeout_s=3)
+        started = time.monotonic()
+        result, report = invoke(config)
+        elapsed = time.monotonic() - started
+    assert result.exit_code == 2, result.output
+    assert report["status"] == "incomplete"
+    assert "no answer within 3 s" in report["incomplete"]
+    assert elapsed < 45, elapsed  # about 7 s: two attempts of 3 s; the body alone takes minutes
