@@ -109,7 +109,7 @@ def test_floor__a_first_token_that_is_no_answer_is_not_renormalised_into_one():
 
 def test_floor__with_logprobs_they_decide_not_the_text():
     completion = said("Yes", Yes=0.3, Sure=0.3, Well=0.4)
-    with pytest.raises(UnusableReplyError, match="probability 0.30"):
+    with pytest.raises(UnusableReplyError, match=r"probability 0\.30"):
         yes_probability(completion)
 
 
