@@ -9,6 +9,7 @@ gate's verdict is never changed by it.
 from __future__ import annotations
 
 import json
+import re
 import sys
 import time
 from collections.abc import Mapping
@@ -124,17 +125,7 @@ def publish_report(
         f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
     ):
         warn("the job summary was trimmed to GitHub's 1 MiB limit")
-    write_outputs(
-        settings.output_path,
-        {
-            "passed": "true" if passed else "false",
-            "report-json": _shown(paths.json, settings.workspace),
-            "report-markdown": shown_md,
-            "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
-            "summary": summary,
-            "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
-        },
-    )
+    _write_outputs(settings, report, passed=passed, summary=summary, paths=paths)
     _annotate_failures(report, out)
 
     number = pr_number
@@ -159,14 +150,32 @@ def report_error(settings: Settings, message: str, out: TextIO | None = None) ->
     """
     out = out or sys.stdout
     annotate("error", message, out, title="ground-gate")
+    # a message may quote a dataset: a fence longer than any run of backticks in it holds
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", message)), default=0))
     append_step_summary(
         settings.step_summary_path,
-        f"## ground-gate could not run\n\n```text\n{message}\n```\n",
+        f"## ground-gate could not run\n\n{fence}text\n{message}\n{fence}\n",
         note="> [!NOTE]\n> The message was trimmed.",
     )
     write_outputs(
         settings.output_path,
         {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
+    )
+
+
+def _write_outputs(
+    settings: Settings, report: Mapping[str, Any], *, passed: bool, summary: str, paths: ReportPaths
+) -> None:
+    write_outputs(
+        settings.output_path,
+        {
+            "passed": "true" if passed else "false",
+            "report-json": _shown(paths.json, settings.workspace),
+            "report-markdown": _shown(paths.markdown, settings.workspace),
+            "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
+            "summary": summary,
+            "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
+        },
     )
 
 

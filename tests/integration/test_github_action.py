@@ -639,3 +639,16 @@ def test_report_error__annotation_summary_and_outputs(tmp_path: Path, fake: Fake
         ("summary", "ground-gate: error: ground-gate.yml, line 3: judge.model: expected a string"),
     ]
     assert fake.requests == []
+
+
+def test_report_error__a_quoted_fence_cannot_end_the_code_block(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    from ground_gate.github.publish import report_error
+
+    run = new_run(tmp_path, fake)
+    report_error(run.settings(), "data.jsonl, line 2: bad row '```\n@team ![x](https://e)'")
+    assert run.summary.read_text() == (
+        "## ground-gate could not run\n\n````text\n"
+        "data.jsonl, line 2: bad row '```\n@team ![x](https://e)'\n````\n"
+    )

@@ -51,9 +51,22 @@ def usage() -> dict[str, Any]:
     return {**dict.fromkeys(names, 1), "retries": 0, "parse_failures": 0, "seconds": 0.5}
 
 
+def forged_row(i: int) -> dict[str, Any]:
+    unit = {"text": EVIL, "score": 0, "verdict": EVIL, "evidence": EVIL, "detail": {"x": EVIL}}
+    units = [{**unit, "verdict": "unsupported"}, unit]
+    ok = {"status": "ok", "scores": {EVIL: 0.05}, "error": None, "units": units}
+    errored = {"status": "error", "scores": {}, "error": EVIL, "units": []}
+    return {
+        "dataset": EVIL,
+        "id": f"{EVIL}-{i}",
+        "seconds": 1.0,
+        "failing": [EVIL, "groundedness"],
+        "metrics": {"groundedness": {**ok, "usage": usage()}, EVIL: {**errored, "usage": usage()}},
+    }
+
+
 def forged_report() -> dict[str, Any]:
     """Valid against the schema, `"passed": true`, and every score failing its threshold."""
-    unit = {"text": EVIL, "score": 0.0, "verdict": EVIL, "evidence": EVIL, "detail": {"x": EVIL}}
     score = {
         "dataset": EVIL,
         "score": "groundedness",
@@ -66,26 +79,7 @@ def forged_report() -> dict[str, Any]:
         "passed": True,  # forged: 0.05 is not >= 0.8
         "reason": EVIL,
     }
-    metric = {
-        "status": "ok",
-        "scores": {EVIL: 0.05},
-        "error": None,
-        "units": [{**unit, "verdict": "unsupported"}, unit],
-    }
-    errored = {"status": "error", "scores": {}, "error": EVIL, "units": []}
-    rows = [
-        {
-            "dataset": EVIL,
-            "id": f"{EVIL}-{i}",
-            "seconds": 1.0,
-            "failing": [EVIL, "groundedness"],
-            "metrics": {
-                "groundedness": {**metric, "usage": usage()},
-                EVIL: {**errored, "usage": usage()},
-            },
-        }
-        for i in range(3)
-    ]
+    rows = [forged_row(i) for i in range(3)]
     return {
         "schema_version": 1,
         "tool": {"name": "ground-gate", "version": EVIL},
