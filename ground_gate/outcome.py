@@ -7,7 +7,9 @@ GitHub Action map their outcome here and nowhere else.
 
 from __future__ import annotations
 
+import os
 import signal
+import threading
 from types import FrameType
 
 EXIT_PASSED, EXIT_FAILED, EXIT_ERROR = 0, 1, 2
@@ -25,25 +27,38 @@ def exit_code(*, passed: bool, incomplete: bool, fail_on_threshold: bool = True)
     return EXIT_FAILED
 
 
+FORCED_EXIT_GRACE_S = 5.0  # after a second signal, the unwinding gets this long at most
+
+
 class _Stopping:
-    """SIGTERM and SIGHUP stop like Ctrl-C: KeyboardInterrupt unwinds every `with` and
+    """SIGTERM, SIGHUP and SIGINT stop like Ctrl-C: KeyboardInterrupt unwinds every `with` and
     `finally`, so the local judge's server is stopped and the rows already scored are written.
-    A repeated signal during that orderly stop is ignored, so cleanup is never cut short."""
+
+    A second signal means "stop now": SystemExit(128 + signum) (143 for SIGTERM, 130 for
+    Ctrl-C) unwinds once more, which stops the local judge's server again (its `with` block and
+    its atexit hook), and a watchdog ends the process with the same code if that unwinding takes
+    longer than FORCED_EXIT_GRACE_S. A third signal exits at once."""
 
     def __init__(self) -> None:
-        self.stopping = False
+        self.signals = 0
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
-        if self.stopping:
-            return
-        self.stopping = True
-        raise KeyboardInterrupt
+        self.signals += 1
+        code = 128 + signum
+        if self.signals == 1:
+            raise KeyboardInterrupt
+        if self.signals == 2:
+            watchdog = threading.Timer(FORCED_EXIT_GRACE_S, os._exit, (code,))
+            watchdog.daemon = True
+            watchdog.start()
+            raise SystemExit(code)
+        os._exit(code)
 
 
 def install_signal_policy() -> None:
     """The process's only signal handlers; the CLI installs them once, at start."""
     handler = _Stopping()
-    for name in STOP_SIGNALS:
+    for name in (*STOP_SIGNALS, "SIGINT"):
         sig = getattr(signal, name, None)
         if sig is not None:
             signal.signal(sig, handler)
