@@ -1,9 +1,9 @@
 """Each row checked against the config's `limits` before anything else reads its values.
 
 A value bigger than `limits.max_field_chars`, a row bigger than `limits.max_row_chars`, a value
-nested deeper than MAX_NESTING and a NaN or Infinity (not JSON, though Python's reader takes
-them) are refused with the row, the column and the limit named. The walk is iterative, so no
-shape of row can exhaust the stack.
+nested deeper than MAX_NESTING, a NUL character and a NaN or Infinity (not JSON, though Python's
+reader takes them) are refused with the row, the column and the limit named. The walk is
+iterative, so no shape of row can exhaust the stack.
 """
 
 from __future__ import annotations
@@ -44,6 +44,10 @@ def _chars(row: Row, column: str, value: Any) -> int:
         item, depth = stack.pop()
         if isinstance(item, str):
             chars += len(item)
+            if "\x00" in item:  # text never holds NUL; a binary file does
+                raise DatasetError(
+                    f"{row.where}: '{column}' holds a NUL character (a binary file?)"
+                )
         elif isinstance(item, NonFinite):
             raise DatasetError(
                 f"{row.where}: '{column}' holds {item.name}, which is not valid JSON "

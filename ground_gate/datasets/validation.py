@@ -15,6 +15,8 @@ from ground_gate.datasets.sample import Sample
 from ground_gate.errors import DatasetError
 from ground_gate.values import describe_json_value
 
+MAX_ID_CHARS = 256  # ids name rows in reports and comments
+
 
 def to_sample(row: Row, fields: Mapping[str, str]) -> Sample:
     chosen = columns(row, fields)
@@ -35,6 +37,11 @@ def _id(row: Row, column: str | None) -> str:
         raise DatasetError(
             f"{row.where}: '{column}' (the id): expected a string or an integer, got "
             f"{describe_json_value(value)}"
+        )
+    if isinstance(value, str) and len(value) > MAX_ID_CHARS:
+        raise DatasetError(
+            f"{row.where}: '{column}' (the id) has {len(value):,} characters; an id is at most "
+            f"{MAX_ID_CHARS}"
         )
     return str(value)
 

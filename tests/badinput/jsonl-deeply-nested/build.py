@@ -1,0 +1,15 @@
+"""Makes the files this case cannot keep in git."""
+
+import json  # noqa: F401
+import os  # noqa: F401
+from pathlib import Path
+
+
+def build(case: Path) -> None:
+    (case / "rows.jsonl").write_text(
+        '{"id": "a", "contexts": ["The X200 weighs 1.2 kg."], "answer": "It weighs 1.2 kg."}\n'
+        + '{"id": "b", "context": "c", "answer": "a", "meta": '
+        + "[" * 50000
+        + "]" * 50000
+        + "}\n"
+    )
