@@ -10,7 +10,8 @@ question, a distribution over Yes/No/Unknown, or an expected value over a rating
   the judge was mostly saying something else ("The answer is...", a chat template's preamble,
   a proxy's canned text), and spreading the small remainder over the answers would invent a
   confident verdict from noise. The floor is half: the answer must be more likely than
-  everything else the model could have said, and measured real judges put 0.9-1.0 there.
+  everything else the model could have said. Measured with the local 1.5B judge on the e2e
+  rows, all 43 verdicts (yes/no, Yes/No/Unknown, 0-10, 1-5) carried 0.995 or more.
   When log-probabilities are present they decide; the text is not read instead.
 - Without log-probabilities, the text is read only when the whole reply IS an answer: "Yes",
   "no.", "Unknown", "9", "10" (case, surrounding whitespace, quotes, markdown emphasis and a
