@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 import openai
 
+from ground_gate.config.checks import check_api_key
 from ground_gate.config.model import JudgeConfig
 from ground_gate.errors import ConfigError
 from ground_gate.judge.base import Judge
@@ -147,6 +148,7 @@ def _api_key(config: JudgeConfig, env: Mapping[str, str]) -> str:
     name = config.api_key_env
     key = env.get(name, "") if name else ""
     if key:
+        check_api_key(name, key)  # a key a header cannot carry: one message, never the key
         return key
     if config.base_url and config.provider == "openai":
         return PLACEHOLDER_API_KEY

@@ -105,3 +105,11 @@ def test_open_judge__says_what_is_missing(
     ):
         pass
     assert str(caught.value) == message
+
+
+@pytest.mark.parametrize("key", [f"{KEY}\u00a0", f" {KEY}", f"{KEY}\n", f"sk-\u00e9{KEY}"])
+def test_open_judge__a_key_a_header_cannot_carry_is_refused_without_showing_it(key: str) -> None:
+    with pytest.raises(ConfigError) as caught:
+        opened(JudgeConfig(), {"OPENAI_API_KEY": key})
+    assert "OPENAI_API_KEY" in str(caught.value)
+    assert KEY not in str(caught.value) and key not in str(caught.value)
