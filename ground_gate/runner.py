@@ -201,6 +201,16 @@ class EvidenceResult:
     quoted: int = 0  # units that got a quote in this pass
     missing: int = 0  # units asked for that have none (the judge failed on them)
     problem: str | None = None  # why, when some are missing
+    judge_unavailable: bool = False  # then no further call is tried
+
+    def failed(self, exc: JudgeError) -> None:
+        self.missing += 1
+        if isinstance(exc, JudgeUnavailableError):
+            if not self.judge_unavailable:
+                self.problem = f"the judge is unavailable: {exc}"
+            self.judge_unavailable = True
+        elif self.problem is None:
+            self.problem = str(exc)
 
 
 def _with_evidence(
@@ -215,6 +225,30 @@ def _with_evidence(
     cost.add(metric.cost)
     cost.add(session.cost)
     return replace(metric, units=units, usage=usage, cost=cost)
+
+
+async def _quote_units(
+    sample: Sample,
+    found: MetricResult,
+    indices: Sequence[int],
+    metric: Quoting,
+    session: RowSession,
+    outcome: EvidenceResult,
+) -> dict[int, str]:
+    quotes: dict[int, str] = {}
+
+    async def quote(i: int) -> None:
+        if outcome.judge_unavailable:
+            outcome.missing += 1
+            return
+        try:
+            quotes[i] = await metric.quote(sample, found.units[i], session)
+        except JudgeError as exc:
+            outcome.failed(exc)
+
+    await asyncio.gather(*(quote(i) for i in indices))
+    outcome.quoted += len(quotes)
+    return quotes
 
 
 async def add_evidence(
@@ -237,47 +271,22 @@ async def add_evidence(
     started = time.monotonic()
     gate = asyncio.Semaphore(row_concurrency)
     position = {(r.dataset, r.sample_id): i for i, r in enumerate(result.rows)}
-    unavailable = asyncio.Event()
-
-    def failed(exc: JudgeError) -> None:
-        outcome.missing += 1
-        if isinstance(exc, JudgeUnavailableError):
-            if not unavailable.is_set():
-                outcome.problem = f"the judge is unavailable: {exc}"
-            unavailable.set()
-        elif outcome.problem is None:
-            outcome.problem = str(exc)
 
     async def one(key: tuple[str, str], indices: Sequence[int]) -> None:
-        index = position[key]
-        row = result.rows[index]
+        row = result.rows[position[key]]
         found = [m for m in row.metrics if m.metric == metric.name and m.status == "ok"]
-        if not found:
-            return
-        todo = [i for i in indices if found[0].units[i].evidence is None]
+        todo = [i for i in indices if found and found[0].units[i].evidence is None]
         if not todo:
             return
         async with gate:
             row_started = time.monotonic()
             session = RowSession(judge, metric.name, memo={})
-            quotes: dict[int, str] = {}
-
-            async def quote(i: int) -> None:
-                if unavailable.is_set():
-                    outcome.missing += 1
-                    return
-                try:
-                    quotes[i] = await metric.quote(samples[key], found[0].units[i], session)
-                except JudgeError as exc:
-                    failed(exc)
-
-            await asyncio.gather(*(quote(i) for i in todo))
-            outcome.quoted += len(quotes)
+            quotes = await _quote_units(samples[key], found[0], todo, metric, session, outcome)
             metrics = tuple(
                 _with_evidence(m, quotes, session) if m is found[0] else m for m in row.metrics
             )
             seconds = round(row.seconds + time.monotonic() - row_started, 3)
-            result.rows[index] = replace(row, metrics=metrics, seconds=seconds)
+            result.rows[position[key]] = replace(row, metrics=metrics, seconds=seconds)
 
     try:
         await asyncio.gather(*(one(key, indices) for key, indices in wanted.items()))
