@@ -18,6 +18,9 @@ import jsonschema
 import pytest
 
 from ground_gate.report import json_report
+from tests.integration.fake_github import FakeGitHub
+from tests.integration.fake_openai import FakeOpenAI
+from tests.integration.support_bot import rate
 
 _ORIGINAL = json_report.build_report
 _VALIDATOR = jsonschema.Draft202012Validator(json_report.schema())  # no format checker
@@ -87,3 +90,27 @@ class ReportSchema:
 @pytest.fixture
 def report_schema() -> ReportSchema:
     return ReportSchema()
+
+
+# --- the scripted judge and the fake GitHub API that the end-to-end action tests share ---
+
+
+@pytest.fixture
+def judge() -> Iterator[FakeOpenAI]:
+    """The scripted OpenAI-compatible judge rating tests.integration.support_bot's rows."""
+    with FakeOpenAI(handler=rate) as server:
+        yield server
+
+
+@pytest.fixture
+def github_token() -> str:
+    """The token the fake GitHub API accepts; a test module overrides it with its own."""
+    return "ghs_faketoken"
+
+
+@pytest.fixture
+def github(github_token: str) -> Iterator[FakeGitHub]:
+    """The fake GitHub REST API; every request and response is checked against the OpenAPI."""
+    with FakeGitHub(token=github_token) as server:
+        yield server
+    assert server.violations == []

@@ -24,7 +24,7 @@ from ground_gate.local.model_cache import default_model_dir
 from tests.container.docker_action import IMAGE_ENV, WORKSPACE, Job, Run, run_action
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
-from tests.integration.support_bot import ROWS, rate
+from tests.integration.support_bot import ROWS
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 TOKEN = "ghs_container_token_4f1e"
@@ -56,16 +56,8 @@ def image() -> str:
 
 
 @pytest.fixture
-def judge() -> Iterator[fake_openai.FakeOpenAI]:
-    with fake_openai.FakeOpenAI(handler=rate) as server:
-        yield server
-
-
-@pytest.fixture
-def github() -> Iterator[FakeGitHub]:
-    with FakeGitHub(token=TOKEN) as server:
-        yield server
-    assert server.violations == []
+def github_token() -> str:
+    return TOKEN
 
 
 def make_job(text: str, event: str = "pull_request.json") -> Job:

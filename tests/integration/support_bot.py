@@ -8,6 +8,24 @@ from typing import Any
 
 from tests.integration import fake_openai
 
+# A one-metric config for the rows below: the grounded row rates 1.0, the invented one 0.0,
+# so the dataset's 0.5 misses the 0.8 threshold.
+CONFIG = """\
+version: 1
+judge:
+  provider: openai
+  model: fake-model
+  max_retries: 0
+  cache_dir: null
+datasets:
+  - name: support-bot
+    path: data/support.jsonl
+metrics:
+  rating: {}
+thresholds:
+  rating: {min: 0.8}
+"""
+
 ROWS = [
     {
         "id": "grounded-trash",

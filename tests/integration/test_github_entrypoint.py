@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,42 +18,18 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
-from tests.integration.support_bot import ROWS, rate
+from tests.integration.support_bot import CONFIG, ROWS
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 REPO = "octo-org/octo-repo"
 TOKEN = "ghs_entrypoint_token"
 OPENAI_KEY = "sk-entrypoint-0123456789"
-CONFIG = """\
-version: 1
-judge:
-  provider: openai
-  model: fake-model
-  max_retries: 0
-  cache_dir: null
-datasets:
-  - name: support-bot
-    path: data/support.jsonl
-metrics:
-  rating: {}
-thresholds:
-  rating: {min: 0.8}
-"""
 
 
 @pytest.fixture
-def judge() -> Iterator[Any]:
-    with fake_openai.FakeOpenAI(handler=rate) as server:
-        yield server
-
-
-@pytest.fixture
-def github() -> Iterator[FakeGitHub]:
-    with FakeGitHub(token=TOKEN) as server:
-        yield server
-    assert server.violations == []
+def github_token() -> str:
+    return TOKEN
 
 
 def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) -> dict[str, str]:

