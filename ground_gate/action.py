@@ -19,8 +19,6 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any
 
-import jsonschema
-
 from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.errors import GroundGateError
 from ground_gate.github.artifact import ArtifactRefused, publish_artifact
@@ -28,7 +26,7 @@ from ground_gate.github.client import GitHubClient
 from ground_gate.github.publish import mask_secrets, publish, report_error, report_paths
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.pipeline import Outcome, RunOptions, execute
-from ground_gate.report.json_report import schema
+from ground_gate.report.json_report import schema_problems
 from ground_gate.report.markdown import render_markdown
 
 SCHEMA_PROBLEMS_SHOWN = 3
@@ -85,13 +83,10 @@ def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], 
 def render_artifact(report: Mapping[str, Any]) -> str:
     """A pull-request run's report.json, checked against the published schema and rendered as
     that run's unverified claim; ArtifactRefused when it is not a report ground-gate writes."""
-    validator = jsonschema.Draft202012Validator(schema())
-    errors = sorted(validator.iter_errors(report), key=lambda e: e.json_path)
-    if errors:
-        shown = "; ".join(
-            f"{e.json_path}: {e.message[:160]}" for e in errors[:SCHEMA_PROBLEMS_SHOWN]
-        )
-        more = len(errors) - SCHEMA_PROBLEMS_SHOWN
+    problems = schema_problems(report, message_chars=160)
+    if problems:
+        shown = "; ".join(problems[:SCHEMA_PROBLEMS_SHOWN])
+        more = len(problems) - SCHEMA_PROBLEMS_SHOWN
         more_text = f" and {more} more" if more > 0 else ""
         raise ArtifactRefused(
             f"report.json does not match the published report schema ({shown}{more_text}); "

@@ -7,11 +7,14 @@ must not require them.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Any
+
+import jsonschema
 
 from ground_gate import __version__
 from ground_gate.config.model import Threshold
@@ -41,6 +44,18 @@ def schema() -> dict[str, Any]:
     text = resources.files("ground_gate.report").joinpath(SCHEMA_FILE).read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
+
+
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())  # no format checker
+
+
+def schema_problems(report: Mapping[str, Any], message_chars: int | None = None) -> list[str]:
+    """One line per way `report` breaks the published schema, each naming the field's path
+    (`$.rows[1].status: ...`), in path order; empty for a valid report."""
+    errors = sorted(_validator().iter_errors(report), key=lambda e: e.json_path)
+    return [f"{e.json_path}: {e.message[:message_chars]}" for e in errors]
 
 
 def _status(gate: GateResult) -> RunStatus:
