@@ -47,7 +47,15 @@ def pick(labels: Path, group: str, n: int) -> list[dict[str, Any]]:
     return sorted(chosen, key=lambda r: r["id"])[:n]
 
 
-def write_project(rows: list[dict[str, Any]], out: Path, model: str) -> Path:
+METRICS = {
+    "groundedness": "{unit: sentence, evidence: none}",
+    "faithfulness": "{}",
+    "summary_accuracy": "{n_questions: 5}",
+    "rating": "{}",
+}
+
+
+def write_project(rows: list[dict[str, Any]], out: Path, model: str, metrics: list[str]) -> Path:
     out.mkdir(parents=True, exist_ok=True)
     variants = {"clean": ""} | {name: " " + text for name, text in ATTACKS.items()}
     datasets = []
@@ -65,8 +73,7 @@ def write_project(rows: list[dict[str, Any]], out: Path, model: str) -> Path:
         "version: 1\n"
         f"judge: {{provider: local, model: {model}, timeout_s: 300, cache_dir: cache}}\n"
         "datasets:\n" + "\n".join(datasets) + "\n"
-        "metrics:\n  groundedness: {unit: sentence, evidence: none}\n  faithfulness: {}\n"
-        "  summary_accuracy: {n_questions: 5}\n  rating: {}\n",
+        "metrics:\n" + "".join(f"  {name}: {METRICS[name]}\n" for name in metrics),
         encoding="utf-8",
     )
     return config
@@ -134,8 +141,17 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=12)
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "injection")
+    parser.add_argument(
+        "--metrics", default=",".join(METRICS), help="comma-separated subset (default: all)"
+    )
     args = parser.parse_args()
-    config = write_project(pick(args.labels, args.group, args.rows), args.out, args.model)
+    metrics = args.metrics.split(",")
+    unknown = sorted(set(metrics) - set(METRICS))
+    if unknown:
+        expected = ", ".join(METRICS)
+        parser.error(f"--metrics: unknown {', '.join(unknown)}; expected some of {expected}")
+    rows = pick(args.labels, args.group, args.rows)
+    config = write_project(rows, args.out, args.model, metrics)
     report_path = args.out / "report.json"
     run = subprocess.run(
         [sys.executable, "-m", "ground_gate", "run", "-c", config.name, "--quiet",

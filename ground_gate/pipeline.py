@@ -27,6 +27,7 @@ from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
+from ground_gate.metrics.steering import screen_sample
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
@@ -77,8 +78,16 @@ def select_work(
         samples = load_samples(dataset)
         if limit is not None:
             samples = samples[:limit]
-        work.append((dataset.name, samples))
+        work.append((dataset.name, as_judged(config.judge, samples)))
     return work
+
+
+def as_judged(config: JudgeConfig, samples: Sequence[Sample]) -> list[Sample]:
+    """The rows as the judge will see them: with `addressed_text: cut`, every passage
+    addressed to the judge cut out and recorded on the row (metrics/steering.py)."""
+    if config.addressed_text == "keep":
+        return list(samples)
+    return [screen_sample(sample) for sample in samples]
 
 
 def read_baseline(path: Path) -> dict[str, Any]:
@@ -320,7 +329,9 @@ def calibrate(
     config = load_config(options.config_path, env)
     labelled = read_labelled(options.labels, options.limit)
     groups = list(dict.fromkeys(item.group for item in labelled))
-    work = [(g, [i.sample for i in labelled if i.group == g]) for g in groups]
+    work = [
+        (g, as_judged(config.judge, [i.sample for i in labelled if i.group == g])) for g in groups
+    ]
     metrics = build_metrics(config.metrics)
     with open_judge(
         config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo

@@ -9,6 +9,8 @@ from typing import Any, Literal
 from ground_gate.judge.base import Usage
 
 Status = Literal["ok", "no_claims", "error"]
+# detail key of a unit cut before judging because it spoke to the judge (metrics/steering.py)
+ADDRESSED_TO_JUDGE = "addressed_to_judge"
 
 
 @dataclass(frozen=True)
@@ -47,6 +49,8 @@ class RowResult:
     sample_id: str
     metrics: tuple[MetricResult, ...]
     seconds: float = 0.0
+    # (field, passage) cut before judging because it spoke to the judge (metrics/steering.py)
+    addressed: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass

@@ -26,7 +26,13 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Completion, Judge, UnusableReplyError, Usage
 from ground_gate.metrics import Metric, RowSession
-from ground_gate.results import MetricCost, MetricResult, RowResult, UnitResult
+from ground_gate.results import (
+    ADDRESSED_TO_JUDGE,
+    MetricCost,
+    MetricResult,
+    RowResult,
+    UnitResult,
+)
 
 Progress = Callable[[int, int], None]
 
@@ -94,7 +100,8 @@ async def score_row(
         for session in sessions:
             tally.abandoned.setdefault(session.metric, Usage()).add(session.usage)
         raise
-    return RowResult(dataset, sample.id, tuple(results), round(time.monotonic() - started, 3))
+    seconds = round(time.monotonic() - started, 3)
+    return RowResult(dataset, sample.id, tuple(results), seconds, sample.addressed)
 
 
 async def _score_metrics(
@@ -236,6 +243,8 @@ async def _quote_units(
     outcome: EvidenceResult,
 ) -> dict[int, str]:
     quotes: dict[int, str] = {}
+    # a unit cut before judging (it spoke to the judge) was never judged: nothing to quote
+    indices = [i for i in indices if not found.units[i].detail.get(ADDRESSED_TO_JUDGE)]
 
     async def quote(i: int) -> None:
         if outcome.judge_unavailable:

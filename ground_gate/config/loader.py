@@ -127,6 +127,7 @@ def _judge(judge: dict[str, Any]) -> JudgeConfig:
         "api_version": judge.get("api_version"),
         "max_concurrency": int(judge.get("max_concurrency", 1 if provider == "local" else 8)),
         "model_dir": _optional_path(judge.get("model_dir")),
+        "addressed_text": judge.get("addressed_text", "cut"),
     }
     for key in ("temperature", "timeout_s"):
         if key in judge:

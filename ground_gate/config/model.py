@@ -42,6 +42,8 @@ class JudgeConfig:
     timeout_s: float = 60.0
     max_retries: int = 5
     cache_dir: Path | None = Path(".ground-gate/cache")
+    # text in a row addressed to the judge: cut before judging (metrics/steering.py) or keep
+    addressed_text: Literal["cut", "keep"] = "cut"
     # local provider only
     model_dir: Path | None = None  # where downloaded GGUF files are kept; default: user cache
     context_tokens: int | None = None  # local: n_ctx; remote: None = unlimited for our use

@@ -14,6 +14,8 @@ class Sample:
     response: str
     question: str | None = None
     line: int | None = None  # where the row starts in its file, for messages
+    # (field, passage) cut before judging because it speaks to the judge (metrics/steering.py)
+    addressed: tuple[tuple[str, str], ...] = ()
 
     @property
     def source_text(self) -> str:

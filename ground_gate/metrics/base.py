@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, Usage, usage_of
-from ground_gate.results import MetricResult, Status, UnitResult
+from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, Status, UnitResult
 from ground_gate.text import split_sentences
 
 T = TypeVar("T")
@@ -159,6 +159,19 @@ async def best_support(
     chunks = chunk_document(sample.source_text, session.judge.context_tokens, unit_chars)
     result, index = await best_over_chunks(chunks, judge_one, key)
     return result, index, chunks[index]
+
+
+def addressed_units(sample: Sample) -> tuple[UnitResult, ...]:
+    """The response's passages cut because they speak to the judge (metrics/steering.py).
+
+    Such a passage states nothing about the subject, so the source never supports it: it
+    counts as one unsupported unit, scored without a judge call.
+    """
+    return tuple(
+        UnitResult(text, 0.0, "unsupported", detail={ADDRESSED_TO_JUDGE: True})
+        for where, text in sample.addressed
+        if where == "response"
+    )
 
 
 class Metric(Protocol):

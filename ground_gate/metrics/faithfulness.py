@@ -14,7 +14,7 @@ from ground_gate.config.model import FaithfulnessConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
-from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.base import RowSession, addressed_units, best_support
 from ground_gate.metrics.logprobs import yes_probability
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.results import MetricResult, UnitResult
@@ -30,9 +30,11 @@ class Faithfulness:
         return await extract_statements(sample, session)
 
     async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
-        if not plan:
+        cut = addressed_units(sample)
+        if not plan and not cut:
             return session.result("no_claims")
-        units = await asyncio.gather(*(self._unit(sample, st, session) for st in plan))
+        judged = await asyncio.gather(*(self._unit(sample, st, session) for st in plan))
+        units = (*judged, *cut)
         score = combine([u.score or 0.0 for u in units], self.config.aggregate)
         return session.result("ok", {"faithfulness": round(score, 4)}, tuple(units))
 

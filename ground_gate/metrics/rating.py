@@ -6,9 +6,9 @@ from dataclasses import dataclass
 
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.base import RowSession, addressed_units, best_support
 from ground_gate.metrics.logprobs import expected_rating
-from ground_gate.results import MetricResult, UnitResult
+from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, UnitResult
 
 
 @dataclass(frozen=True)
@@ -20,6 +20,11 @@ class Rating:
         return None
 
     async def score(self, sample: Sample, plan: None, session: RowSession) -> MetricResult:
+        if not sample.response.strip():  # all of it spoke to the judge and was cut
+            text = " ".join(unit.text for unit in addressed_units(sample))
+            detail = {"rating_1_5": 1.0, ADDRESSED_TO_JUDGE: True}
+            unit = UnitResult(text, 0.0, "1.0/5", detail=detail)
+            return session.result("ok", {"rating": 0.0}, (unit,))
         unit_chars = len(sample.response) + len(sample.question or "")
 
         async def rate(chunk: str) -> float:

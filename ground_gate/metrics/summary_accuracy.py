@@ -50,6 +50,8 @@ class SummaryAccuracy:
     scores: tuple[str, ...] = ("agreement", "hallucination", "contradiction")
 
     async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
+        if not sample.response.strip():  # all of it was addressed to the judge, and cut
+            return []
         n = self.config.n_questions
         completion = await session.ask(
             "questions",

@@ -138,6 +138,7 @@ def _rows(
             "seconds": row.seconds,
             "failing": sorted(failing.get((row.dataset, row.sample_id), ())),
             "metrics": {m.metric: _metric(m) for m in row.metrics},
+            "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
         }
         for row in rows
     ]

@@ -16,6 +16,7 @@ from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAM
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
 from ground_gate.report.types import RowEntry, ScoreEntry, ThresholdBounds
+from ground_gate.results import ADDRESSED_TO_JUDGE
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 UNVERIFIED_NOTE = (
@@ -119,6 +120,15 @@ def _reasons(report: Report) -> list[str]:
     lines = []
     if report["incomplete"]:
         lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
+    addressed = [r for r in report["rows"] if r.get("addressed_to_judge")]
+    if addressed:
+        first = addressed[0]
+        example = cell(first["addressed_to_judge"][0]["text"], 120)
+        lines.append(
+            f"- {WARN} {len(addressed)} row(s) held text addressed to the judge, cut before "
+            f"judging (first: {cell(first['dataset'], 60)} / {cell(first['id'], 80)}, "
+            f"{example}); in a response it counts as unsupported"
+        )
     for e in report["scores"]:
         if e["passed"] is False:
             # ground-gate's own words, but a forged report's are anyone's
@@ -137,6 +147,8 @@ def _unit_lines(shown: ShownRow) -> list[str]:
             unit = metric["units"][index]
             evidence = cell(unit["evidence"]) if unit.get("evidence") else ""
             verdict = cell(unit["verdict"], 40)
+            if unit["detail"].get(ADDRESSED_TO_JUDGE):
+                verdict = f"{verdict}: addressed to the judge, cut"
             lines.append(f"| {ident(name)} | {verdict} | {cell(unit['text'])} | {evidence} |")
     return lines
 

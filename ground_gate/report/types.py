@@ -82,12 +82,18 @@ class MetricEntry(TypedDict):
     usage: UsageCounts
 
 
+class AddressedEntry(TypedDict):
+    field: str  # "response", "question" or "context"
+    text: str
+
+
 class RowEntry(TypedDict):
     dataset: str
     id: str
     seconds: float
     failing: list[str]  # score names this row misses (or errored on), sorted
     metrics: dict[str, MetricEntry]  # metric name -> result
+    addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
 
 
 class EvidenceSummary(TypedDict):

@@ -490,7 +490,7 @@ def test_load_config__unknown_key_without_a_close_one_lists_the_keys(in_tmp: Pat
     assert message == (
         "config.yml:2: judge: unknown key 'colour'; expected one of: provider, model, base_url, "
         "api_key_env, api_version, temperature, max_concurrency, timeout_s, max_retries, "
-        "cache_dir, model_dir, context_tokens, threads"
+        "cache_dir, addressed_text, model_dir, context_tokens, threads"
     )
 
 
