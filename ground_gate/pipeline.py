@@ -251,12 +251,11 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
         )
     report = job.report(result, info)
     markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
-    if options.output_json:
-        _write(options.output_json, report_text(report))
-    if options.output_md:
-        _write(options.output_md, markdown)
+    written = _write_outputs(
+        options.output_json, report_text(report), options.output_md, markdown, echo
+    )
     code = exit_code(passed=report["passed"], incomplete=bool(report["incomplete"]))
-    return Outcome(report, markdown, code)
+    return Outcome(report, markdown, code if written else EXIT_ERROR)
 
 
 def report_text(report: Mapping[str, Any]) -> str:
@@ -264,9 +263,26 @@ def report_text(report: Mapping[str, Any]) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+def _write_outputs(
+    json_path: Path | None,
+    json_text: str,
+    md_path: Path | None,
+    md_text: str,
+    echo: Callable[[str], None],
+) -> bool:
+    """Write the reports asked for; a file that cannot be written is named (exit 2), and
+    the other file is still written and the markdown still printed."""
+    written = True
+    for path, text in ((json_path, json_text), (md_path, md_text)):
+        if path is None:
+            continue
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            echo(f"ground-gate: error: cannot write {path}: {exc.strerror or exc}")
+            written = False
+    return written
 
 
 @dataclass(frozen=True)
@@ -353,8 +369,8 @@ def calibrate(
     report["rows_scored"] = [
         _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
     ]
-    if options.output_json:
-        _write(options.output_json, report_text(report))
-    if options.output_md:
-        _write(options.output_md, markdown)
-    return Outcome(report, markdown, EXIT_ERROR if result.incomplete else EXIT_PASSED)
+    written = _write_outputs(
+        options.output_json, report_text(report), options.output_md, markdown, echo
+    )
+    code = EXIT_ERROR if result.incomplete or not written else EXIT_PASSED
+    return Outcome(report, markdown, code)

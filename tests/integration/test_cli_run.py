@@ -378,3 +378,14 @@ def test_run__a_trickling_judge_is_abandoned_in_seconds(tmp_path):
     assert report["status"] == "incomplete"
     assert "no answer within 3 s" in report["incomplete"]
     assert elapsed < 45, elapsed  # about 7 s: two attempts of 3 s; the body alone takes minutes
+
+
+def test_run__a_report_file_that_cannot_be_written_is_exit_2_and_the_rest_is_kept(tmp_path):
+    (tmp_path / "blocked").write_text("a file where a directory should be", encoding="utf-8")
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        result, _ = invoke(config, "--output-md", str(tmp_path / "blocked" / "report.md"))
+    assert result.exit_code == 2, result.output
+    assert f"ground-gate: error: cannot write {tmp_path / 'blocked' / 'report.md'}" in result.output
+    report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
+    assert report["status"] == "passed"
