@@ -15,6 +15,7 @@ from typing import Any
 
 from ground_gate.config.meaning import DEFAULT_KEY_ENV, meaning_problems
 from ground_gate.config.model import (
+    DEFAULT_CONFIDENCE,
     SCORE_NAMES,
     Config,
     DatasetConfig,
@@ -192,7 +193,13 @@ def _thresholds(block: dict[str, Any] | None) -> dict[str, Threshold]:
         if block and score in block:
             bounds = block[score]
             result[score] = Threshold(
-                min=None if bounds.get("min") is None else float(bounds["min"]),
-                max=None if bounds.get("max") is None else float(bounds["max"]),
+                min=_optional_float(bounds.get("min")),
+                max=_optional_float(bounds.get("max")),
+                max_drop=_optional_float(bounds.get("max_drop")),
+                confidence=float(bounds.get("confidence", DEFAULT_CONFIDENCE)),
             )
     return result
+
+
+def _optional_float(value: float | None) -> float | None:
+    return None if value is None else float(value)

@@ -1,5 +1,6 @@
 """What the schema cannot say about a config: unique dataset names, min <= max, thresholds on
-enabled metrics, a column mapped to one field only, a usable judge URL, a sendable API key."""
+enabled metrics, confidence only beside max_drop, a column mapped to one field only, a usable
+judge URL, a sendable API key."""
 
 from __future__ import annotations
 
@@ -60,6 +61,10 @@ def _threshold_problems(document: Document) -> list[Problem]:
             if "min" in bounds and "max" in bounds and bounds["min"] > bounds["max"]:
                 text = f"min {bounds['min']} is above max {bounds['max']}"
                 problems.append(Problem(document.line_of(path), path, text))
+            if "confidence" in bounds and "max_drop" not in bounds:
+                where = (*path, "confidence")
+                text = "confidence applies to max_drop: add max_drop, or remove confidence"
+                problems.append(Problem(document.line_of(where), where, text))
     return problems
 
 

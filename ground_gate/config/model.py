@@ -50,10 +50,29 @@ class JudgeConfig:
     threads: int | None = None
 
 
+DEFAULT_CONFIDENCE = 0.95
+
+
 @dataclass(frozen=True)
 class Threshold:
+    """Bounds on a score's mean over a dataset, and how far it may fall against a baseline.
+
+    max_drop: with a baseline, the gate fails when the score got worse by more than this over
+        the rows paired by id, and significantly so at `confidence` (gate.py has the rule);
+        None: the baseline is shown but never gates. "Worse" is lower, or higher for the
+        scores in LOWER_IS_BETTER.
+    confidence: how sure the gate must be that the drop is larger than max_drop (one-sided).
+    """
+
     min: float | None = None
     max: float | None = None
+    max_drop: float | None = None
+    confidence: float = DEFAULT_CONFIDENCE
+
+    @property
+    def bounded(self) -> bool:
+        """Whether the mean itself has a bound (min or max) to meet."""
+        return self.min is not None or self.max is not None
 
 
 @dataclass(frozen=True)

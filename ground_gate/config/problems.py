@@ -27,6 +27,13 @@ _TYPE_NAMES = {
     "null": "null",
 }
 _BOUNDS = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}
+# keys whose value is a share, where 80 was probably meant as 80%
+_SHARES: dict[KeyPath, str] = {
+    ("min",): "scores run from 0 to 1",
+    ("max",): "scores run from 0 to 1",
+    ("max_drop",): "scores run from 0 to 1",
+    ("confidence",): "a confidence level runs from 0.5 to 1",
+}
 HIDDEN = "a value from the environment (not shown)"  # a secret may come from there
 
 
@@ -97,8 +104,8 @@ def _explain(error: ValidationError, document: Document) -> list[Problem]:
         number = "an integer" if "integer" in schema.get("type", ()) else "a number"
         text = f"expected {number} {_BOUNDS[kind]} {expected}, got {got}"
         hidden = path in document.from_env
-        if path[-1:] in (("min",), ("max",)) and 2 <= instance <= 100 and not hidden:
-            text += f" (scores run from 0 to 1: {instance / 100:g} means {instance:g}%)"
+        if path[-1:] in _SHARES and 2 <= instance <= 100 and not hidden:
+            text += f" ({_SHARES[path[-1:]]}: {instance / 100:g} means {instance:g}%)"
     elif "errorMessage" in schema:
         text = schema["errorMessage"]
     elif kind == "minLength":

@@ -270,6 +270,79 @@ def test_load_config__thresholds_in_report_order_and_dataset_overrides(in_tmp: P
     }
 
 
+def test_load_config__max_drop_and_confidence_with_defaults_and_overrides(in_tmp: Path) -> None:
+    config = load(
+        """\
+        version: 1
+        judge: {provider: openai}
+        datasets:
+          - name: strict
+            path: d.jsonl
+            thresholds:
+              groundedness: {min: 0.7, max_drop: 0.02, confidence: 0.99}
+          - {name: lax, path: d.jsonl}
+        metrics: {groundedness: {}, summary_accuracy: {}}
+        thresholds:
+          groundedness: {min: 0.8, max_drop: 0}
+          hallucination: {max_drop: 0.05}
+        """
+    )
+    strict, lax = config.datasets
+    assert config.thresholds_for(lax) == {
+        "groundedness": Threshold(min=0.8, max_drop=0.0, confidence=0.95),
+        "hallucination": Threshold(max_drop=0.05),
+    }
+    assert type(config.thresholds["groundedness"].max_drop) is float
+    # a dataset's entry for a score replaces the top-level one whole
+    assert config.thresholds_for(strict) == {
+        "groundedness": Threshold(min=0.7, max_drop=0.02, confidence=0.99),
+        "hallucination": Threshold(max_drop=0.05),
+    }
+    assert not Threshold(max_drop=0.05).bounded and Threshold(max=0.1).bounded
+
+
+@pytest.mark.parametrize(
+    ("bounds", "expected"),
+    [
+        ("{max_drop: 5}", "max_drop: expected a number <= 1, got 5 (scores run from 0 to 1: "
+         "0.05 means 5%)"),
+        ("{max_drop: -0.1}", "max_drop: expected a number >= 0, got -0.1"),
+        ("{max_drop: lots}", "max_drop: expected a number, got 'lots'"),
+        ("{max_drop: 0.1, confidence: 95}", "confidence: expected a number < 1, got 95 "
+         "(a confidence level runs from 0.5 to 1: 0.95 means 95%)"),
+        ("{max_drop: 0.1, confidence: 1}", "confidence: expected a number < 1, got 1"),
+        ("{max_drop: 0.1, confidence: 0.3}", "confidence: expected a number >= 0.5, got 0.3"),
+        ("{min: 0.5, confidence: 0.9}", "confidence: confidence applies to max_drop: add "
+         "max_drop, or remove confidence"),
+    ],
+)  # fmt: skip
+def test_load_config__bad_max_drop_or_confidence_names_file_line_and_key(
+    in_tmp: Path, bounds: str, expected: str
+) -> None:
+    top = error_of(MINIMAL + "thresholds:\n  groundedness: " + bounds + "\n")
+    assert top == "config.yml:7: thresholds.groundedness." + expected
+    dataset = error_of(
+        f"""\
+        version: 1
+        judge: {{provider: openai}}
+        datasets:
+          - name: d
+            path: d.jsonl
+            thresholds:
+              groundedness: {bounds}
+        metrics: {{groundedness: {{}}}}
+        """
+    )
+    assert dataset == "config.yml:7: datasets[0].thresholds.groundedness." + expected
+
+
+def test_load_config__the_schema_documents_max_drop_and_confidence() -> None:
+    threshold = json.loads(schema_text())["$defs"]["threshold"]["properties"]
+    assert threshold["confidence"]["default"] == 0.95
+    assert "never gates" in threshold["max_drop"]["description"]
+    assert "one-sided" in threshold["confidence"]["description"]
+
+
 # --- paths and digest -------------------------------------------------------------------------
 
 
@@ -473,7 +546,7 @@ def test_load_config__reports_every_schema_error_at_once_in_line_order(in_tmp: P
             "config.yml:11: metrics.summary_accuracy.n_questions: expected an integer <= 50, "
             "got 51",
             "config.yml:13: thresholds.groundedness.min: expected a number <= 1, got 1.5",
-            "config.yml:14: thresholds.faithfulness: expected min and/or max",
+            "config.yml:14: thresholds.faithfulness: expected min, max and/or max_drop",
             "config.yml:15: thresholds.hallucination.max: expected a number, got 'high'",
             "config.yml:16: on_error: expected one of 'fail', 'skip'; got 'ignore'",
         ]
