@@ -1,12 +1,18 @@
-"""Per (dataset, score) summaries of row results: mean, counts and a bootstrap interval."""
+"""Per (dataset, score) summaries of row results: mean, counts and a bootstrap interval; and
+the paired change of a score against a baseline's rows."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from ground_gate.results import RowResult
-from ground_gate.stats import bootstrap_ci, mean
+from ground_gate.stats import bootstrap_bounds, bootstrap_ci, mean
+
+# (dataset, row id) -> score name -> value, for the rows whose metric's status is ok: the
+# current run's (row_scores) or a baseline report's (report.baseline.baseline_scores)
+RowScores = Mapping[tuple[str, str], Mapping[str, float]]
+MIN_PAIRED = 2  # fewer rows in both runs: no interval, so no baseline verdict
 
 
 @dataclass(frozen=True)
@@ -48,3 +54,56 @@ def summarise(
 
 def _rounded(interval: tuple[float, float]) -> tuple[float, float]:
     return (round(interval[0], 4), round(interval[1], 4))
+
+
+@dataclass(frozen=True)
+class PairedChange:
+    """One score of one dataset against a baseline, over the rows scored in both runs.
+
+    delta: mean of (now - before) over the paired rows; None when no row is paired.
+    interval: (low, high), the `1 - confidence` and `confidence` percentiles of the paired
+        bootstrap of that mean (stats.bootstrap_bounds): each end is a one-sided bound at
+        `confidence`; None with fewer than MIN_PAIRED paired rows.
+    """
+
+    paired: int  # rows scored (status ok) in both runs
+    in_baseline: int  # rows of this dataset with this score in the baseline
+    before: float | None  # the baseline's mean over the paired rows
+    delta: float | None
+    interval: tuple[float, float] | None
+    confidence: float
+
+
+def row_scores(rows: Sequence[RowResult]) -> dict[tuple[str, str], dict[str, float]]:
+    """The scores of every row whose metric's status is ok, by (dataset, row id)."""
+    scores: dict[tuple[str, str], dict[str, float]] = {}
+    for row in rows:
+        for metric in row.metrics:
+            if metric.status == "ok":
+                scores.setdefault((row.dataset, row.sample_id), {}).update(metric.scores)
+    return scores
+
+
+def paired_change(
+    dataset: str, score: str, now: RowScores, before: RowScores, confidence: float
+) -> PairedChange:
+    """The change of `score` in `dataset` from `before` to `now`, rows paired by id (sorted, so
+    the row order of either file does not move the interval)."""
+
+    def values(scores: RowScores) -> dict[str, float]:
+        return {i: v[score] for (d, i), v in scores.items() if d == dataset and score in v}
+
+    current, baseline = values(now), values(before)
+    ids = sorted(current.keys() & baseline.keys())
+    differences = [current[i] - baseline[i] for i in ids]
+    interval = None
+    if len(ids) >= MIN_PAIRED:
+        interval = _rounded(bootstrap_bounds(differences, tail=1 - confidence))
+    return PairedChange(
+        paired=len(ids),
+        in_baseline=len(baseline),
+        before=round(mean([baseline[i] for i in ids]), 4) if ids else None,
+        delta=round(mean(differences), 4) if ids else None,
+        interval=interval,
+        confidence=confidence,
+    )

@@ -1,4 +1,9 @@
-"""Pure: score summaries + thresholds -> verdicts. A missing score never passes."""
+"""Pure: score summaries + thresholds (+ a baseline's row scores) -> verdicts.
+
+A missing score never passes. Against a baseline, a score with `max_drop` fails when it got
+worse by more than max_drop AND the bound of the paired bootstrap, one-sided at `confidence`,
+is still a drop of more than max_drop (see `judge_change`).
+"""
 
 from __future__ import annotations
 
@@ -6,11 +11,31 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ground_gate.config.model import METRIC_OF_SCORE, Threshold
-from ground_gate.dataset_scores import ScoreSummary
+from ground_gate.config.model import DEFAULT_CONFIDENCE, LOWER_IS_BETTER, METRIC_OF_SCORE, Threshold
+from ground_gate.dataset_scores import (
+    MIN_PAIRED,
+    PairedChange,
+    RowScores,
+    ScoreSummary,
+    paired_change,
+    row_scores,
+)
 from ground_gate.results import RowResult
 
 OnError = Literal["fail", "skip"]
+# a change against the baseline: significantly worse or better at the confidence, or neither
+Direction = Literal["worse", "better", "noise"]
+
+
+@dataclass(frozen=True)
+class BaselineVerdict:
+    """A score's change against the baseline, and what the gate made of it."""
+
+    change: PairedChange
+    max_drop: float | None  # None: shown, never gated
+    direction: Direction | None  # None: too few paired rows for an interval
+    passed: bool | None  # None: not gated (no max_drop) or not checked (too few paired rows)
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -21,6 +46,7 @@ class Verdict:
     threshold: Threshold | None
     passed: bool | None  # None: no threshold, shown for information
     reason: str
+    baseline: BaselineVerdict | None = None  # None: no baseline was given
 
 
 @dataclass(frozen=True)
@@ -49,19 +75,100 @@ def describe(threshold: Threshold) -> str:
     return " and ".join(parts)
 
 
-def judge_summary(summary: ScoreSummary, threshold: Threshold | None, on_error: OnError) -> Verdict:
-    def verdict(passed: bool | None, reason: str) -> Verdict:
-        return Verdict(summary.dataset, summary.score, summary, threshold, passed, reason)
+def percent(confidence: float) -> str:
+    """0.95 -> '95%', 0.975 -> '97.5%'."""
+    return f"{confidence * 100:g}%"
 
+
+def worse_by(score: str, delta: float) -> float:
+    """How much worse a change of `delta` (now - before) is; negative when it is better."""
+    return delta if score in LOWER_IS_BETTER else -delta
+
+
+def judge_change(score: str, change: PairedChange, threshold: Threshold | None) -> BaselineVerdict:
+    """The baseline gate. The interval's ends are one-sided bounds at `confidence`; the one on
+    the better side is the least the score may have got worse (`least`). It fails when
+
+        worse_by(delta) > max_drop  and  least > max_drop
+
+    i.e. the drop is larger than the margin and significantly so; a drop within the margin,
+    or one that the interval does not separate from the margin, passes. With fewer than
+    MIN_PAIRED paired rows nothing is checked (passed None) and the reason says so."""
+    max_drop = threshold.max_drop if threshold else None
+    interval, delta = change.interval, change.delta
+    if interval is None or delta is None:  # fewer than MIN_PAIRED paired rows
+        reason = _too_few(change)
+        if max_drop is not None:
+            reason += f": max_drop {max_drop:g} is not checked"
+        return BaselineVerdict(change, max_drop, None, None, reason)
+    drop = worse_by(score, delta)
+    least, most = sorted((worse_by(score, interval[0]), worse_by(score, interval[1])))
+    direction: Direction = "worse" if least > 0 else "better" if most < 0 else "noise"
+    said = f"{abs(drop):.3f} {'worse' if drop > 0 else 'better'} than the baseline"
+    said = (said if drop else "unchanged from the baseline") + f" on {change.paired} paired rows"
+    level = percent(change.confidence)
+    passed: bool | None = None
+    if max_drop is None:
+        reason = said
+    elif drop <= max_drop:
+        passed, reason = True, f"{said}: within max_drop {max_drop:g}"
+    elif least > max_drop:
+        passed = False
+        reason = (
+            f"{said}: more than max_drop {max_drop:g}, and at least {least:.3f} worse at "
+            f"{level} confidence"
+        )
+    else:
+        passed = True
+        bound = f"only {least:.3f} worse" if least > 0 else "no worse at all"
+        reason = (
+            f"{said}: more than max_drop {max_drop:g}, but not significantly: at {level} "
+            f"confidence it may be {bound}"
+        )
+    return BaselineVerdict(change, max_drop, direction, passed, reason)
+
+
+def _too_few(change: PairedChange) -> str:
+    if change.in_baseline == 0:
+        return "the baseline has no scored row of this score"
+    if change.paired == 0:
+        return f"no row id in common with the baseline's {change.in_baseline} scored row(s)"
+    return f"{change.paired} paired row(s) with the baseline, fewer than {MIN_PAIRED}"
+
+
+def _bounds(
+    summary: ScoreSummary, threshold: Threshold | None, on_error: OnError
+) -> tuple[bool | None, str]:
+    """The verdict on the mean itself: its bounds, errors and a missing score."""
     if summary.n_error and on_error == "fail":  # even without a threshold: errors never pass
-        return verdict(False, f"{summary.n_error} row(s) could not be scored")
+        return False, f"{summary.n_error} row(s) could not be scored"
     if threshold is None:
-        return verdict(None, "no threshold")
+        return None, "no threshold"
     if summary.mean is None:
-        return verdict(False, "no row produced this score")
+        return False, "no row produced this score"
+    if not threshold.bounded:
+        return None, "no baseline given: max_drop is not checked"
     if not meets(summary.mean, threshold):
-        return verdict(False, f"{summary.mean:.2f} is not {describe(threshold)}")
-    return verdict(True, f"{summary.mean:.2f} is {describe(threshold)}")
+        return False, f"{summary.mean:.2f} is not {describe(threshold)}"
+    return True, f"{summary.mean:.2f} is {describe(threshold)}"
+
+
+def judge_summary(
+    summary: ScoreSummary,
+    threshold: Threshold | None,
+    on_error: OnError,
+    change: PairedChange | None = None,
+) -> Verdict:
+    """The verdict on one score of one dataset; `change`: against the baseline, if one was
+    given. A baseline failure fails the score whatever its bounds say."""
+    passed, reason = _bounds(summary, threshold, on_error)
+    base = None if change is None else judge_change(summary.score, change, threshold)
+    if base is not None and base.passed is False:
+        reason = base.reason if passed is not False else f"{reason}; {base.reason}"
+        passed = False
+    elif base is not None and threshold is not None and passed is None:
+        passed, reason = base.passed, base.reason  # only max_drop: the baseline decides
+    return Verdict(summary.dataset, summary.score, summary, threshold, passed, reason, base)
 
 
 def evaluate(
@@ -69,13 +176,24 @@ def evaluate(
     thresholds: Mapping[str, Mapping[str, Threshold]],
     on_error: OnError,
     incomplete: str | None = None,
+    *,
+    rows: Sequence[RowResult] = (),
+    baseline: RowScores | None = None,
 ) -> GateResult:
-    """thresholds: dataset name -> score name -> threshold (already merged with defaults)."""
-    verdicts = tuple(
-        judge_summary(s, thresholds.get(s.dataset, {}).get(s.score), on_error) for s in summaries
-    )
+    """thresholds: dataset name -> score name -> threshold (already merged with defaults).
+    baseline: a baseline report's row scores; every score is then compared with it over the
+    `rows` paired by id, and the ones with max_drop are gated on it."""
+    now = row_scores(rows) if baseline is not None else {}
+    verdicts = []
+    for s in summaries:
+        threshold = thresholds.get(s.dataset, {}).get(s.score)
+        change = None
+        if baseline is not None:
+            confidence = threshold.confidence if threshold else DEFAULT_CONFIDENCE
+            change = paired_change(s.dataset, s.score, now, baseline, confidence)
+        verdicts.append(judge_summary(s, threshold, on_error, change))
     passed = incomplete is None and all(v.passed is not False for v in verdicts)
-    return GateResult(verdicts, passed, incomplete)
+    return GateResult(tuple(verdicts), passed, incomplete)
 
 
 def failing_rows(

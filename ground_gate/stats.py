@@ -21,12 +21,27 @@ def bootstrap_ci(
     seed: int = BOOTSTRAP_SEED,
 ) -> tuple[float, float]:
     """Percentile bootstrap interval of the mean; seeded, so reports are reproducible."""
+    return bootstrap_bounds(values, tail=(1 - level) / 2, resamples=resamples, seed=seed)
+
+
+def bootstrap_bounds(
+    values: Sequence[float],
+    *,
+    tail: float,
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = BOOTSTRAP_SEED,
+) -> tuple[float, float]:
+    """The `tail` and `1 - tail` percentiles of the bootstrap means of `values`: each end is a
+    one-sided bound on the mean at confidence `1 - tail`. Seeded, so reports are reproducible.
+
+    Given paired differences (now - before, one per row), this is the paired bootstrap of the
+    mean difference: rows are resampled with their pairing kept.
+    """
     if len(values) == 1:
         return (values[0], values[0])
     rng = random.Random(seed)
     n = len(values)
     means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(resamples))
-    tail = (1 - level) / 2
     lo = means[int(tail * (resamples - 1))]
     hi = means[int((1 - tail) * (resamples - 1))]
     return (lo, hi)
