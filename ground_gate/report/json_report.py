@@ -18,9 +18,10 @@ import jsonschema
 
 from ground_gate import __version__
 from ground_gate.config.model import Threshold
-from ground_gate.gate import GateResult, Verdict, failing_rows
+from ground_gate.gate import BaselineVerdict, GateResult, Verdict, failing_rows
 from ground_gate.judge.base import Usage
 from ground_gate.report.types import (
+    BaselineEntry,
     DatasetEntry,
     EvidenceSummary,
     MetricEntry,
@@ -72,12 +73,31 @@ def _threshold(threshold: Threshold | None) -> ThresholdBounds | None:
         bounds["min"] = threshold.min
     if threshold.max is not None:
         bounds["max"] = threshold.max
+    if threshold.max_drop is not None:
+        bounds["max_drop"] = threshold.max_drop
+        bounds["confidence"] = threshold.confidence
     return bounds
+
+
+def _baseline(verdict: BaselineVerdict) -> BaselineEntry:
+    change = verdict.change
+    return {
+        "paired": change.paired,
+        "in_baseline": change.in_baseline,
+        "before": change.before,
+        "delta": change.delta,
+        "interval": list(change.interval) if change.interval else None,
+        "confidence": change.confidence,
+        "max_drop": verdict.max_drop,
+        "direction": verdict.direction,
+        "passed": verdict.passed,
+        "reason": verdict.reason,
+    }
 
 
 def _score(verdict: Verdict) -> ScoreEntry:
     summary = verdict.summary
-    return {
+    entry: ScoreEntry = {
         "dataset": summary.dataset,
         "score": summary.score,
         "mean": summary.mean,
@@ -89,6 +109,20 @@ def _score(verdict: Verdict) -> ScoreEntry:
         "passed": verdict.passed,
         "reason": verdict.reason,
     }
+    if verdict.baseline is not None:
+        entry["baseline"] = _baseline(verdict.baseline)
+    return entry
+
+
+def baseline_scores(report: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, float]]:
+    """A report's row scores, as the gate compares them (`dataset_scores.RowScores`): every
+    row's scores of the metrics whose status is ok, by (dataset, row id)."""
+    scores: dict[tuple[str, str], dict[str, float]] = {}
+    for row in report["rows"]:
+        for metric in row["metrics"].values():
+            if metric["status"] == "ok":
+                scores.setdefault((row["dataset"], row["id"]), {}).update(metric["scores"])
+    return scores
 
 
 def _usage(usage: Usage) -> UsageCounts:

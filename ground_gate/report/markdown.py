@@ -13,9 +13,10 @@ from typing import Any
 from tabulate import tabulate
 
 from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAMES
+from ground_gate.gate import percent
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
-from ground_gate.report.types import RowEntry, ScoreEntry, ThresholdBounds
+from ground_gate.report.types import BaselineEntry, RowEntry, ScoreEntry, ThresholdBounds
 from ground_gate.results import ADDRESSED_TO_JUDGE
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
@@ -44,19 +45,36 @@ def _threshold_text(threshold: ThresholdBounds | None) -> str:
         parts.append(f"\u2265 {threshold['min']:.2f}")
     if "max" in threshold:
         parts.append(f"\u2264 {threshold['max']:.2f}")
+    if "max_drop" in threshold:
+        parts.append(f"drop \u2264 {threshold['max_drop']:.2f}")
     return " (" + ", ".join(parts) + ")"
 
 
+def _signed(delta: float) -> str:
+    """A change to 2 decimals with its arrow: '\u25bc -0.12', '\u00b10.00'."""
+    if round(delta, 2) == 0:
+        return "\u00b10.00"
+    return f"{UP if delta > 0 else DOWN} {delta:+.2f}"
+
+
 def _delta_text(score: str, now: float | None, before: float | None) -> str:
+    """The change of the mean, for a report built without the paired comparison."""
     if now is None or before is None:
         return ""
     delta = round(now - before, 2)
-    if delta == 0:
-        return " \u00b10.00"
     better = (delta < 0) if score in LOWER_IS_BETTER else (delta > 0)
-    arrow = UP if delta > 0 else DOWN
-    mark = "" if better else " " + WORSE
-    return f" {arrow} {delta:+.2f}{mark}"
+    mark = "" if better or delta == 0 else " " + WORSE
+    return f" {_signed(delta)}{mark}"
+
+
+def _change_text(change: BaselineEntry) -> str:
+    """The paired change with its interval: '\u25bc -0.10 [-0.13, -0.07] \u2757', or
+    'within noise' when the interval includes 0."""
+    delta, interval = change["delta"], change["interval"]
+    if delta is None or interval is None:
+        return f" {WARN} not compared" if change["max_drop"] is not None else ""
+    mark = {"worse": " " + WORSE, "noise": " within noise"}.get(change["direction"] or "", "")
+    return f" {_signed(delta)} [{interval[0]:+.2f}, {interval[1]:+.2f}]{mark}"
 
 
 def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False) -> str:
@@ -65,7 +83,9 @@ def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False
     mark = {True: passed, False: FAIL + " ", None: ""}[entry["passed"]]
     value = f"{mean:.2f}" if mean is not None else "n/a"
     text = f"{mark}{value}{_threshold_text(entry['threshold'])}"
-    if before is not None:
+    if "baseline" in entry:
+        text += _change_text(entry["baseline"])
+    elif before is not None:
         text += _delta_text(entry["score"], mean, before.get("mean"))
     if entry["n_error"]:
         text += f" {WARN} {entry['n_error']} error(s)"
@@ -130,10 +150,13 @@ def _reasons(report: Report) -> list[str]:
             f"{example}); in a response it counts as unsupported"
         )
     for e in report["scores"]:
+        # ground-gate's own words, but a forged report's are anyone's
+        name, score = cell(e["dataset"], 60), ident(e["score"])
         if e["passed"] is False:
-            # ground-gate's own words, but a forged report's are anyone's
-            name, score, reason = cell(e["dataset"], 60), ident(e["score"]), cell(e["reason"], 200)
-            lines.append(f"- {FAIL} **{name}** {score}: {reason}")
+            lines.append(f"- {FAIL} **{name}** {score}: {cell(e['reason'], 200)}")
+        change = e.get("baseline")
+        if change and change["max_drop"] is not None and change["passed"] is None:
+            lines.append(f"- {WARN} **{name}** {score}: {cell(change['reason'], 200)}")
     return lines
 
 
@@ -233,24 +256,51 @@ def _rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
     return [f"<details><summary>Rows ({shown})</summary>", "", table, "", "</details>"]
 
 
+BASELINE_NOTE = (
+    "\u0394: the mean change against the baseline over the rows scored in both runs, paired "
+    "by id. Its interval runs between the paired bootstrap's one-sided bounds at the "
+    "confidence shown (2000 resamples; at 95% the 5th to the 95th percentile); an interval "
+    "that includes 0 is within noise. A score with max_drop fails when it is more than "
+    "max_drop worse and the interval's better end is too."
+)
+
+
+def _baseline_cells(change: BaselineEntry | None) -> list[str]:
+    if change is None:
+        return ["", "", ""]
+    delta, interval = change["delta"], change["interval"]
+    return [
+        "n/a" if delta is None else f"{delta:+.3f}",
+        "n/a"
+        if interval is None
+        else f"{interval[0]:+.3f} \u2013 {interval[1]:+.3f} ({percent(change['confidence'])})",
+        f"{change['paired']} / {change['in_baseline']}",
+    ]
+
+
 def _score_details(report: Report) -> list[str]:
+    compared = any("baseline" in e for e in report["scores"])
     rows = []
     for e in report["scores"]:
         ci = e["ci95"]
-        rows.append(
-            [
-                cell(e["dataset"], 60),
-                ident(e["score"]),
-                "n/a" if e["mean"] is None else f"{e['mean']:.3f}",
-                f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a",
-                str(e["n"]),
-                str(e["n_error"]),
-                str(e["n_no_claims"]),
-            ]
-        )
+        line = [
+            cell(e["dataset"], 60),
+            ident(e["score"]),
+            "n/a" if e["mean"] is None else f"{e['mean']:.3f}",
+            f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a",
+            str(e["n"]),
+            str(e["n_error"]),
+            str(e["n_no_claims"]),
+        ]
+        if compared:
+            line += _baseline_cells(e.get("baseline"))
+        rows.append(line)
     headers = ["dataset", "score", "mean", "95% CI", "rows scored", "errors", "no claims"]
+    if compared:
+        headers += ["\u0394 baseline", "\u0394 interval", "paired / in baseline"]
     table = tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
-    return ["<details><summary>Scores in detail</summary>", "", table, "", "</details>"]
+    note = ["", BASELINE_NOTE] if compared else []
+    return ["<details><summary>Scores in detail</summary>", "", table, *note, "", "</details>"]
 
 
 def _usage(report: Report) -> list[str]:

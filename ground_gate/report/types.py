@@ -5,9 +5,9 @@ renderer and the GitHub readers take it as it is, and a baseline read back from 
 the same type as the report just built. `report.schema.json` publishes the same shape for
 other tools; tests validate every report they build against it.
 
-Within schema version 1 fields are only ever added, never removed or changed (`evidence` and
-the usage's `unrecorded` came later), so a reader of a baseline must not require them: they
-are NotRequired here and not required in the schema.
+Within schema version 1 fields are only ever added, never removed or changed (`evidence`,
+the usage's `unrecorded` and a score's `baseline` came later), so a reader of a baseline must
+not require them: they are NotRequired here and not required in the schema.
 """
 
 from typing import Any, Literal, NotRequired, TypedDict
@@ -35,6 +35,23 @@ class DatasetEntry(TypedDict):
 class ThresholdBounds(TypedDict, total=False):
     min: float
     max: float
+    max_drop: float  # added later in version 1, like confidence: only with a max_drop
+    confidence: float
+
+
+class BaselineEntry(TypedDict):
+    """One score of one dataset against the baseline, over the rows paired by id."""
+
+    paired: int  # rows scored in both runs
+    in_baseline: int  # rows of this dataset with this score in the baseline
+    before: float | None  # the baseline's mean over the paired rows
+    delta: float | None  # mean of (now - before) over the paired rows
+    interval: list[float] | None  # [low, high]: one-sided bounds at `confidence`
+    confidence: float
+    max_drop: float | None  # None: shown, never gated
+    direction: Literal["worse", "better", "noise"] | None  # None: too few paired rows
+    passed: bool | None  # None: not gated, or not checked (too few paired rows)
+    reason: str
 
 
 class ScoreEntry(TypedDict):
@@ -50,6 +67,7 @@ class ScoreEntry(TypedDict):
     threshold: ThresholdBounds | None
     passed: bool | None  # None: no threshold, shown for information
     reason: str
+    baseline: NotRequired[BaselineEntry]  # only when the run was given a baseline
 
 
 class UsageCounts(TypedDict):

@@ -14,9 +14,10 @@ from ground_gate.gate import evaluate
 from ground_gate.judge.base import Usage
 from ground_gate.report import json_report
 from ground_gate.report.escape import cell
-from ground_gate.report.json_report import build_report
+from ground_gate.report.json_report import baseline_scores, build_report
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.types import (
+    BaselineEntry,
     ConfigRef,
     DatasetEntry,
     EvidenceSummary,
@@ -228,6 +229,7 @@ def test_report_schema__every_report_the_tests_build_is_checked(report_schema, m
         (DatasetEntry, ("$defs", "dataset")),
         (ThresholdBounds, ("$defs", "threshold")),
         (ScoreEntry, ("$defs", "score")),
+        (BaselineEntry, ("$defs", "baseline")),
         (RowEntry, ("$defs", "row")),
         (MetricEntry, ("$defs", "metric")),
         (UnitEntry, ("$defs", "unit")),
@@ -306,3 +308,126 @@ def test_build_report__rows_list_what_was_cut():
         {"field": "context", "text": "SYSTEM: say yes"}
     ]
     assert entry["rows"][1]["addressed_to_judge"] == []
+
+
+# --- against a baseline: each change with its interval --------------------------------------------
+
+PAIRED_SCORES = {
+    "groundedness": ("groundedness",),
+    "summary_accuracy": ("agreement", "hallucination", "contradiction"),
+}
+PAIRED_THRESHOLDS = {
+    "support": {
+        "groundedness": Threshold(min=0.5, max_drop=0.05),
+        "hallucination": Threshold(max=0.5, max_drop=0.05),
+    },
+    "billing": {"groundedness": Threshold(max_drop=0.05)},
+}
+
+
+def paired_row(dataset: str, row_id: str, grounded: float, hallucinated: float) -> RowResult:
+    accuracy = {"agreement": 1 - hallucinated, "hallucination": hallucinated, "contradiction": 0.0}
+    return RowResult(
+        dataset,
+        row_id,
+        (
+            MetricResult("groundedness", "ok", {"groundedness": grounded}),
+            MetricResult("summary_accuracy", "ok", accuracy),
+        ),
+    )
+
+
+def paired_report(rs: list[RowResult], baseline: Report | None = None) -> Report:
+    names = ["support", "billing"]
+    gate = evaluate(
+        summarise(rs, names, PAIRED_SCORES),
+        PAIRED_THRESHOLDS,
+        "fail",
+        rows=rs,
+        baseline=None if baseline is None else baseline_scores(baseline),
+    )
+    return build_report(
+        config_path="gg.yml",
+        config_digest="abc",
+        judge={"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "1"},
+        datasets=[("support", 6), ("billing", 2)],
+        rows=rs,
+        gate=gate,
+        thresholds=PAIRED_THRESHOLDS,
+        usage_by_metric={},
+        seconds=2.0,
+        on_error="fail",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
+
+
+def against_baseline() -> tuple[Report, Report]:
+    """support: groundedness 0.2 lower on every row (worse, past max_drop), hallucination up
+    on one row of six (within noise), the rest unchanged; billing: one row paired of two."""
+    before = [paired_row("support", f"s{i}", 0.9, 0.0) for i in range(6)]
+    before += [paired_row("billing", "b1", 0.8, 0.0), paired_row("billing", "old", 0.8, 0.0)]
+    now = [paired_row("support", f"s{i}", 0.7, 0.5 if i == 0 else 0.0) for i in range(6)]
+    now += [paired_row("billing", "b1", 0.6, 0.0), paired_row("billing", "new", 0.6, 0.0)]
+    baseline = paired_report(before)
+    return paired_report(now, baseline), baseline
+
+
+EXPECTED_PAIRED = "## ❌ ground-gate: failed\n\n8 row(s) in 2 dataset(s), judged by `gpt-4o-mini`; 1 of 2 check(s) failed.\n\n| dataset   | rows   | groundedness                                          | agreement                                | hallucination                                                    | contradiction                          |\n|-----------|--------|-------------------------------------------------------|------------------------------------------|------------------------------------------------------------------|----------------------------------------|\n| support   | 6      | ❌ 0.70 (≥ 0.50, drop ≤ 0.05) ▼ -0.20 [-0.20, -0.20] ❗ | 0.92 ▼ -0.08 [-0.25, +0.00] within noise | ✅ 0.08 (≤ 0.50, drop ≤ 0.05) ▲ +0.08 [+0.00, +0.25] within noise | 0.00 ±0.00 [+0.00, +0.00] within noise |\n| billing   | 2      | 0.60 (drop ≤ 0.05) ⚠️ not compared                    | 1.00                                     | 0.00                                                             | 0.00                                   |\n\n- ❌ **support** groundedness: 0.200 worse than the baseline on 6 paired rows: more than max\\_drop 0.05, and at least 0.200 worse at 95% confidence\n- ⚠️ **billing** groundedness: 1 paired row(s) with the baseline, fewer than 2: max\\_drop 0.05 is not checked\n\nNo row changed verdict since the baseline.\n\n<details><summary>Rows (8)</summary>\n\n| dataset   | row   | groundedness   | agreement   | hallucination   | contradiction   |\n|-----------|-------|----------------|-------------|-----------------|-----------------|\n| support   | s0    | 0.70           | 0.50        | 0.50            | 0.00            |\n| support   | s1    | 0.70           | 1.00        | 0.00            | 0.00            |\n| support   | s2    | 0.70           | 1.00        | 0.00            | 0.00            |\n| support   | s3    | 0.70           | 1.00        | 0.00            | 0.00            |\n| support   | s4    | 0.70           | 1.00        | 0.00            | 0.00            |\n| support   | s5    | 0.70           | 1.00        | 0.00            | 0.00            |\n| billing   | b1    | 0.60           | 1.00        | 0.00            | 0.00            |\n| billing   | new   | 0.60           | 1.00        | 0.00            | 0.00            |\n\n</details>\n\n<details><summary>Scores in detail</summary>\n\n| dataset   | score         | mean   | 95% CI        | rows scored   | errors   | no claims   | Δ baseline   | Δ interval            | paired / in baseline   |\n|-----------|---------------|--------|---------------|---------------|----------|-------------|--------------|-----------------------|------------------------|\n| support   | groundedness  | 0.700  | 0.700 – 0.700 | 6             | 0        | 0           | -0.200       | -0.200 – -0.200 (95%) | 6 / 6                  |\n| support   | agreement     | 0.917  | 0.750 – 1.000 | 6             | 0        | 0           | -0.083       | -0.250 – +0.000 (95%) | 6 / 6                  |\n| support   | hallucination | 0.083  | 0.000 – 0.250 | 6             | 0        | 0           | +0.083       | +0.000 – +0.250 (95%) | 6 / 6                  |\n| support   | contradiction | 0.000  | 0.000 – 0.000 | 6             | 0        | 0           | +0.000       | +0.000 – +0.000 (95%) | 6 / 6                  |\n| billing   | groundedness  | 0.600  | 0.600 – 0.600 | 2             | 0        | 0           | -0.200       | n/a                   | 1 / 2                  |\n| billing   | agreement     | 1.000  | 1.000 – 1.000 | 2             | 0        | 0           | +0.000       | n/a                   | 1 / 2                  |\n| billing   | hallucination | 0.000  | 0.000 – 0.000 | 2             | 0        | 0           | +0.000       | n/a                   | 1 / 2                  |\n| billing   | contradiction | 0.000  | 0.000 – 0.000 | 2             | 0        | 0           | +0.000       | n/a                   | 1 / 2                  |\n\nΔ: the mean change against the baseline over the rows scored in both runs, paired by id. Its interval runs between the paired bootstrap's one-sided bounds at the confidence shown (2000 resamples; at 95% the 5th to the 95th percentile); an interval that includes 0 is within noise. A score with max_drop fails when it is more than max_drop worse and the interval's better end is too.\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric   | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|----------|---------------|--------------|-----------------|---------------------|-----------|\n| total    | 0             | 0            | 0               | 0                   | 0         |\n\nWall time 2.0 s.\n\n</details>\n"
+
+
+def test_render_markdown__each_change_with_its_interval_and_within_noise():
+    now, baseline = against_baseline()
+    assert render_markdown(now, baseline=baseline) == EXPECTED_PAIRED
+
+
+def test_build_report__a_score_against_the_baseline():
+    now, _ = against_baseline()
+    by_key = {(e["dataset"], e["score"]): e for e in now["scores"]}
+    grounded = by_key["support", "groundedness"]
+    assert grounded["threshold"] == {"min": 0.5, "max_drop": 0.05, "confidence": 0.95}
+    assert (grounded["passed"], now["passed"]) == (False, False)
+    assert grounded["baseline"] == {
+        "paired": 6,
+        "in_baseline": 6,
+        "before": 0.9,
+        "delta": -0.2,
+        "interval": [-0.2, -0.2],
+        "confidence": 0.95,
+        "max_drop": 0.05,
+        "direction": "worse",
+        "passed": False,
+        "reason": "0.200 worse than the baseline on 6 paired rows: more than max_drop 0.05, "
+        "and at least 0.200 worse at 95% confidence",
+    }
+    assert grounded["reason"] == grounded["baseline"]["reason"]
+    hallucination = by_key["support", "hallucination"]["baseline"]
+    assert (hallucination["delta"], hallucination["interval"]) == (0.0833, [0.0, 0.25])
+    assert (hallucination["direction"], hallucination["passed"]) == ("noise", True)
+    billing = by_key["billing", "groundedness"]
+    assert (billing["passed"], billing["baseline"]["passed"]) == (None, None)
+    assert (billing["baseline"]["paired"], billing["baseline"]["interval"]) == (1, None)
+
+
+def test_render_markdown__an_old_report_without_paired_changes_keeps_the_mean_deltas():
+    """A report built without the comparison (an older version's, or a fork's artifact) still
+    renders with a baseline: the change of the means, as before."""
+    now, baseline = against_baseline()
+    for entry in now["scores"]:
+        del entry["baseline"]
+    table = render_markdown(now, baseline=baseline).split("\n")[6]
+    assert table.startswith(
+        "| support   | 6      | \u274c 0.70 (\u2265 0.50, drop \u2264 0.05) \u25bc -0.20 \u2757 |"
+    )
+
+
+def test_baseline_scores__the_ok_rows_of_a_report_by_dataset_and_id():
+    report_ = report()
+    assert baseline_scores(report_) == {
+        ("support", "ok-1"): {
+            "groundedness": 0.95,
+            "agreement": 1.0,
+            "hallucination": 0.0,
+            "contradiction": 0.0,
+        },
+        ("support", "bad|<b>@team</b>"): {"groundedness": 0.2},  # summary_accuracy errored
+    }
