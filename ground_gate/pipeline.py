@@ -31,7 +31,12 @@ from ground_gate.metrics.steering import screen_sample
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
-from ground_gate.report.json_report import SCHEMA_VERSION, build_report
+from ground_gate.report.json_report import (
+    SCHEMA_VERSION,
+    baseline_scores,
+    build_report,
+    schema_problems,
+)
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.report.types import Report
@@ -102,6 +107,12 @@ def read_baseline(path: Path) -> dict[str, Any]:
             f"baseline {path}: expected a ground-gate JSON report with schema_version "
             f"{SCHEMA_VERSION}"
         )
+    problems = schema_problems(report, message_chars=160)
+    if problems:
+        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+        raise ConfigError(
+            f"baseline {path}: does not match the published report schema ({problems[0]}{more})"
+        )
     return report
 
 
@@ -167,6 +178,7 @@ class _Job:
     config: Config
     work: list[tuple[str, list[Sample]]]
     metrics: list[Metric]
+    baseline: Mapping[str, Any] | None = None  # an earlier JSON report (--baseline)
     evidence: EvidenceResult = field(default_factory=EvidenceResult)
 
     @property
@@ -186,6 +198,8 @@ class _Job:
             thresholds,
             self.config.on_error,
             result.incomplete,
+            rows=result.rows,
+            baseline=None if self.baseline is None else baseline_scores(self.baseline),
         )
         return build_report(
             config_path=str(self.options.config_path),
@@ -233,12 +247,12 @@ def _job(options: RunOptions, env: Mapping[str, str]) -> _Job:
     if options.judge_overrides:
         config = replace(config, judge=replace(config.judge, **options.judge_overrides))
     work = select_work(config, options.datasets, options.limit)
-    return _Job(options, config, work, build_metrics(config.metrics))
+    baseline = read_baseline(options.baseline) if options.baseline else None
+    return _Job(options, config, work, build_metrics(config.metrics), baseline)
 
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
     job = _job(options, env)
-    baseline = read_baseline(options.baseline) if options.baseline else None
     with open_judge(
         job.config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
     ) as (judge, info):
@@ -250,7 +264,7 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
             f"missing ({job.evidence.problem}); the scores and the gate verdict do not use them"
         )
     report = job.report(result, info)
-    markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
+    markdown = render_markdown(report, baseline=job.baseline, worst_rows=WORST_ROWS)
     written = _write_outputs(
         options.output_json, report_text(report), options.output_md, markdown, echo
     )

@@ -389,3 +389,53 @@ def test_run__a_report_file_that_cannot_be_written_is_exit_2_and_the_rest_is_kep
     assert f"ground-gate: error: cannot write {tmp_path / 'blocked' / 'report.md'}" in result.output
     report = json.loads((tmp_path / "report.json").read_text(encoding="utf-8"))
     assert report["status"] == "passed"
+
+
+def _gated_on_the_baseline(root: Path, url: str, rows=ROWS) -> Path:
+    config = write_project(root, url, rows=rows)
+    text = config.read_text(encoding="utf-8")
+    config.write_text(
+        text.replace("groundedness: {min: 0.5}", "groundedness: {max_drop: 0.05}"),
+        encoding="utf-8",
+    )
+    return config
+
+
+def test_run__against_a_baseline_noise_passes_and_a_significant_drop_fails(tmp_path):
+    baseline = tmp_path / "baseline.json"
+    with FakeOpenAI(handler=grade) as server:
+        first, report = invoke(_gated_on_the_baseline(tmp_path, server.url))
+        assert (first.exit_code, report["status"]) == (0, "passed"), first.output
+        baseline.write_text(json.dumps(report), encoding="utf-8")
+        same, report = invoke(
+            _gated_on_the_baseline(tmp_path, server.url), "--baseline", str(baseline)
+        )
+        mars = [{**r, "answer": "We ship to Mars."} for r in ROWS]
+        worse, worse_report = invoke(
+            _gated_on_the_baseline(tmp_path, server.url, rows=mars), "--baseline", str(baseline)
+        )
+    assert same.exit_code == 0, same.output
+    grounded = next(e for e in report["scores"] if e["score"] == "groundedness")
+    assert grounded["passed"] is True
+    assert grounded["baseline"]["paired"] == 3
+    assert (grounded["baseline"]["delta"], grounded["baseline"]["interval"]) == (0.0, [0.0, 0.0])
+    assert "\u00b10.00 [+0.00, +0.00] within noise" in same.stdout
+    assert worse.exit_code == 1, worse.output
+    grounded = next(e for e in worse_report["scores"] if e["score"] == "groundedness")
+    assert (grounded["passed"], grounded["baseline"]["direction"]) == (False, "worse")
+    assert grounded["baseline"]["delta"] < -0.05
+    assert "\u274c **support** groundedness: " in worse.stdout
+    assert "worse than the baseline on 3 paired rows: more than max\\_drop 0.05" in worse.stdout
+
+
+def test_run__a_baseline_that_is_not_a_report_exits_2_naming_the_problem(tmp_path):
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"schema_version": 1, "rows": "none"}), encoding="utf-8")
+    with FakeOpenAI(handler=grade) as server:
+        result, _ = invoke(write_project(tmp_path, server.url), "--baseline", str(baseline))
+        assert server.request_count == 0  # refused before any judge call
+    assert result.exit_code == 2
+    assert (
+        f"ground-gate: error: baseline {baseline}: does not match the published report schema "
+        "($: 'tool' is a required property and 12 more)"
+    ) in result.output

@@ -151,3 +151,23 @@ def test_entrypoint__bad_config_exits_2_with_an_annotation(
     assert outputs(env)["passed"] == "false"
     assert github.requests == []
     assert judge.requests == []
+
+
+def test_entrypoint__the_baseline_input_reaches_the_gate_and_the_comment(
+    tmp_path: Path, judge: Any, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first_env = action_env(tmp_path, judge, github)
+    invoke(first_env, monkeypatch)
+    workspace = Path(first_env["GITHUB_WORKSPACE"])
+    report_dir = workspace / "ground-gate-report"
+    (workspace / "main-report.json").write_text((report_dir / "report.json").read_text())
+
+    env = action_env(tmp_path, judge, github, baseline="main-report.json")
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 1, result.output  # the rating's min still misses: 0.5 < 0.8
+    (entry,) = json.loads((report_dir / "report.json").read_text())["scores"]
+    assert entry["baseline"]["paired"] == len(ROWS)
+    assert (entry["baseline"]["delta"], entry["baseline"]["direction"]) == (0.0, "noise")
+    (comment,) = github.comments[17]
+    assert "\u274c 0.50 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
