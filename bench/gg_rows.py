@@ -52,10 +52,10 @@ VARIANTS: dict[str, tuple[str, str, Callable[[Units], float]]] = {
     ),
     "agreement-probability": ("summary_accuracy", "agreement", lambda u: _pairs(u, "agree")),
     "hallucination-probability": (
-        "summary_accuracy", "hallucination", lambda u: _pairs(u, "hallucinated"),
+        "summary_accuracy", "summary_hallucination", lambda u: _pairs(u, "hallucinated"),
     ),
     "contradiction-probability": (
-        "summary_accuracy", "contradiction", lambda u: _pairs(u, "contradicted"),
+        "summary_accuracy", "summary_contradiction", lambda u: _pairs(u, "contradicted"),
     ),
 }  # fmt: skip
 

@@ -17,8 +17,8 @@ REPORT = {
             "group": "set",
             "label": 0,
             "status": {"faithfulness": "ok", "summary_accuracy": "ok"},
-            "scores": {"faithfulness": 0.5, "agreement": 0.0, "hallucination": 1.0,
-                       "contradiction": 0.0},
+            "scores": {"faithfulness": 0.5, "agreement": 0.0, "summary_hallucination": 1.0,
+                       "summary_contradiction": 0.0},
             "usage": {"faithfulness": {"calls": 0, "seconds": 0, "prompt_tokens": 0,
                                        "completion_tokens": 0}},
             "cost": {
@@ -57,14 +57,15 @@ REPORT = {
 def test_gg_rows__method_scores_with_recorded_cost_and_failures():
     out = files(REPORT, variants=False)
     assert set(out) == {
-        "ground-gate-faithfulness", "ground-gate-agreement", "ground-gate-hallucination",
-        "ground-gate-contradiction",
+        "ground-gate-faithfulness", "ground-gate-agreement",
+        "ground-gate-summary_hallucination", "ground-gate-summary_contradiction",
     }  # fmt: skip
     a, b = out["ground-gate-faithfulness"]
     assert (a["score"], a["calls"], a["prompt_tokens"], a["seconds"]) == (0.5, 3, 900, 2.5)
     assert (b["score"], b["error"], b["cost_recorded"]) == (None, "no_claims", False)
     assert a["cost_recorded"] is True
-    assert out["ground-gate-hallucination"][0]["score"] == 0.0  # 1 - value: higher = grounded
+    # 1 - value: higher = grounded
+    assert out["ground-gate-summary_hallucination"][0]["score"] == 0.0
 
 
 def test_gg_rows__variants_recomputed_from_unit_probabilities():

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ground_gate.config.checks import api_key_problem, url_problem
-from ground_gate.config.model import METRIC_OF_SCORE
+from ground_gate.config.model import METRIC_OF_SCORE, VERDICT_SCORES
 from ground_gate.config.problems import Problem
 from ground_gate.config.yamltree import Document, KeyPath, format_key_path
 
@@ -41,6 +41,11 @@ def _duplicate_names(document: Document) -> list[Problem]:
     return problems
 
 
+def _method(data: Mapping[str, Any]) -> str:
+    """groundedness's method (the schema has already checked the shape)."""
+    return str((data["metrics"].get("groundedness") or {}).get("method", "verdict"))
+
+
 def _threshold_problems(document: Document) -> list[Problem]:
     data = document.data
     problems: list[Problem] = []
@@ -57,6 +62,12 @@ def _threshold_problems(document: Document) -> list[Problem]:
                     text = (
                         f"score '{score}' comes from metric '{metric}', not enabled under metrics"
                     )
+                problems.append(Problem(document.line_of(path), path, text))
+            elif score in VERDICT_SCORES and score != metric and _method(data) == "rating":
+                text = (
+                    f"score '{score}' comes from groundedness with method: verdict, and "
+                    "groundedness has method: rating (it gives groundedness only)"
+                )
                 problems.append(Problem(document.line_of(path), path, text))
             if "min" in bounds and "max" in bounds and bounds["min"] > bounds["max"]:
                 text = f"min {bounds['min']} is above max {bounds['max']}"

@@ -8,24 +8,35 @@ from pathlib import Path
 from typing import Literal
 
 # Every score a metric can produce, in report order, with the metric that produces it.
+# hallucination and contradiction are groundedness's (method: verdict, the default), one
+# per-sentence verdict for every kind of row; Athina's question-based ones are named for it.
 SCORE_NAMES: tuple[str, ...] = (
     "groundedness",
-    "faithfulness",
-    "agreement",
     "hallucination",
     "contradiction",
+    "faithfulness",
+    "agreement",
+    "summary_hallucination",
+    "summary_contradiction",
     "rating",
 )
 METRIC_OF_SCORE: Mapping[str, str] = {
     "groundedness": "groundedness",
+    "hallucination": "groundedness",
+    "contradiction": "groundedness",
     "faithfulness": "faithfulness",
     "agreement": "summary_accuracy",
-    "hallucination": "summary_accuracy",
-    "contradiction": "summary_accuracy",
+    "summary_hallucination": "summary_accuracy",
+    "summary_contradiction": "summary_accuracy",
     "rating": "rating",
 }
+# The scores groundedness gives with method: verdict; with method: rating (TruLens's 0-10
+# rating) it gives groundedness alone.
+VERDICT_SCORES: tuple[str, ...] = ("groundedness", "hallucination", "contradiction")
 # Scores where higher is worse (a threshold is usually `max`).
-LOWER_IS_BETTER: frozenset[str] = frozenset({"hallucination", "contradiction"})
+LOWER_IS_BETTER: frozenset[str] = frozenset(
+    {"hallucination", "contradiction", "summary_hallucination", "summary_contradiction"}
+)
 
 Provider = Literal["openai", "azure", "local"]
 
@@ -112,9 +123,17 @@ EvidencePolicy = Literal["shown", "unsupported", "all", "none"]
 
 @dataclass(frozen=True)
 class GroundednessConfig:
+    # verdict: supported / contradicted / not in the source per unit, from one call's
+    # token probabilities (scores groundedness, hallucination, contradiction);
+    # rating: TruLens's published 0-10 rating per unit (score groundedness)
+    method: Literal["verdict", "rating"] = "verdict"
     unit: Literal["sentence", "claim"] = "sentence"
     evidence: EvidencePolicy = "shown"
     aggregate: Aggregate = "mean"
+
+    @property
+    def scores(self) -> tuple[str, ...]:
+        return VERDICT_SCORES if self.method == "verdict" else ("groundedness",)
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,20 @@
-"""TruLens groundedness: each sentence (or claim) rated 0-10 against the source, with evidence.
+"""Groundedness: each sentence (or claim) of the response judged against the source.
 
-score = mean rating / 10 (aggregate "min": the weakest unit's, see aggregation.py). The
-rating is the expected value over the judge's digit probabilities, which ranks better than
-the greedy digit. With unit=claim (the improvement the method's critique asks for), claims
-are extracted first and sentences that make no claim are skipped; a response with no claim
-gets status no_claims, not 0.
+Two methods (config `method`):
+- verdict (the default): one call per unit asks whether the source supports the unit (Yes),
+  contradicts it (No) or does not say (Unknown), and the first token's probabilities give
+  P(supported), P(contradicted), P(absent). Row scores: groundedness = the units' P(supported)
+  combined by `aggregate` (mean by default), hallucination = mean P(absent), contradiction =
+  mean P(contradicted). One call per unit gives all three, for any kind of row (QA, summary,
+  dialogue). With a long source split into chunks, the chunk that supports wins, then one that
+  contradicts, then one that does not say.
+- rating: TruLens's published method, a 0-10 rating per unit; groundedness = mean rating / 10.
+  The rating is the expected value over the judge's digit probabilities, which ranks better
+  than the greedy digit.
+
+With unit=claim, claims are extracted first and sentences that make no claim are skipped; a
+response with no claim gets status no_claims, not 0. A passage cut because it spoke to the
+judge (metrics/steering.py) is one unit, absent from the source, judged by no call.
 
 Evidence (a quote of the source, one generated answer per unit) is asked while scoring for
 `evidence: unsupported` or `all`; for `evidence: shown` (the default) the pipeline asks
@@ -21,7 +31,8 @@ from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
-from ground_gate.metrics.logprobs import expected_rating
+from ground_gate.metrics.logprobs import choice_distribution, expected_rating
+from ground_gate.metrics.quotes import anchor
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.results import MetricResult, UnitResult
 from ground_gate.text import split_sentences
@@ -29,13 +40,19 @@ from ground_gate.text import split_sentences
 SUPPORTED_AT = 0.5
 EVIDENCE_TOKENS = 96
 NOTHING_FOUND = "NOTHING FOUND"
+VERDICT_ANSWERS = ("yes", "no", "unknown")
+# unit verdict words, by the answer that won
+VERDICT_WORDS = {"yes": "supported", "no": "contradicted", "unknown": "not in source"}
 
 
 @dataclass(frozen=True)
 class Groundedness:
     config: GroundednessConfig = field(default_factory=GroundednessConfig)
     name: str = "groundedness"
-    scores: tuple[str, ...] = ("groundedness",)
+
+    @property
+    def scores(self) -> tuple[str, ...]:
+        return self.config.scores
 
     async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
         if self.config.unit == "claim":
@@ -46,12 +63,44 @@ class Groundedness:
         cut = addressed_units(sample)
         if not plan and not cut:
             return session.result("no_claims")
-        judged = await asyncio.gather(*(self._unit(sample, t, session) for t in plan))
-        units = (*judged, *cut)
+        judge = self._verdict if self.config.method == "verdict" else self._rating
+        judged = await asyncio.gather(*(judge(sample, t, session) for t in plan))
+        quoted = (self._with_evidence(sample, u, session) for u in judged)
+        units = list(await asyncio.gather(*quoted))
+        if self.config.method == "verdict":
+            cut = tuple(replace(u, verdict=VERDICT_WORDS["unknown"]) for u in cut)
+        units += cut
         score = combine([u.score or 0.0 for u in units], self.config.aggregate)
-        return session.result("ok", {"groundedness": round(score, 4)}, tuple(units))
+        scores = {"groundedness": round(score, 4)}
+        if self.config.method == "verdict":
+            scores["hallucination"] = _mean_of(units, "p_absent")
+            scores["contradiction"] = _mean_of(units, "p_contradicted")
+        return session.result("ok", scores, tuple(units))
 
-    async def _unit(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
+    async def _verdict(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
+        async def ask(chunk: str) -> dict[str, float]:
+            completion = await session.ask(
+                "verdict", prompts.judge_sentence(chunk, text), logprobs=True
+            )
+            return choice_distribution(completion, VERDICT_ANSWERS)
+
+        # support beats contradiction, which beats silence
+        p, chunk_index, _ = await best_support(
+            session, sample, len(text), ask, key=lambda d: 2 * d["yes"] + d["no"]
+        )
+        return UnitResult(
+            text=text,
+            score=round(p["yes"], 4),
+            verdict=VERDICT_WORDS[max(VERDICT_ANSWERS, key=lambda a: p[a])],
+            detail={
+                "p_supported": round(p["yes"], 4),
+                "p_contradicted": round(p["no"], 4),
+                "p_absent": round(p["unknown"], 4),
+                "chunk": chunk_index,
+            },
+        )
+
+    async def _rating(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         async def rate(chunk: str) -> float:
             completion = await session.ask(
                 "rate", prompts.rate_sentence(chunk, text), max_tokens=2, logprobs=True
@@ -61,20 +110,25 @@ class Groundedness:
         value, chunk_index, _ = await best_support(
             session, sample, len(text), rate, key=lambda v: v
         )
-        unit = UnitResult(
+        return UnitResult(
             text=text,
             score=round(value, 4),
             verdict="supported" if value >= SUPPORTED_AT else "unsupported",
             detail={"rating_0_10": round(value * 10, 2), "chunk": chunk_index},
         )
+
+    async def _with_evidence(
+        self, sample: Sample, unit: UnitResult, session: RowSession
+    ) -> UnitResult:
         wanted = self.config.evidence
-        if wanted == "all" or (wanted == "unsupported" and unit.verdict == "unsupported"):
-            unit = replace(unit, evidence=await self.quote(sample, unit, session))
+        if wanted == "all" or (wanted == "unsupported" and unit.verdict != "supported"):
+            return replace(unit, evidence=await self.quote(sample, unit, session))
         return unit
 
     async def quote(self, sample: Sample, unit: UnitResult, session: RowSession) -> str:
         """The passage of the source that supports or contradicts `unit`, quoted by the judge
-        from the chunk the unit was rated against (or NOTHING_FOUND).
+        from the chunk the unit was judged against and kept only as the source words it
+        (metrics/quotes.py), or NOTHING_FOUND.
 
         Used while scoring (evidence: unsupported / all) and after the gate for the units the
         report shows (evidence: shown); the prompt, hence the cache key, is the same.
@@ -85,4 +139,13 @@ class Groundedness:
             "evidence", prompts.quote_evidence(chunk, unit.text), max_tokens=EVIDENCE_TOKENS
         )
         quote = " ".join(prompts.strip_tags(completion.text).split()).strip("\"' ")
-        return quote or NOTHING_FOUND
+        if not quote or quote.upper().startswith(NOTHING_FOUND):
+            return NOTHING_FOUND
+        return anchor(quote, chunk) or NOTHING_FOUND
+
+
+def _mean_of(units: list[UnitResult], key: str) -> float:
+    """Mean of a probability over the units; a cut unit (no judge call) is absent from the
+    source: P(absent) 1, P(contradicted) 0."""
+    values = [float(u.detail.get(key, 1.0 if key == "p_absent" else 0.0)) for u in units]
+    return round(sum(values) / len(values), 4)

@@ -80,6 +80,21 @@ def rate_sentence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     )
 
 
+def judge_sentence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
+    """groundedness method verdict: supported (Yes), contradicted (No) or not in the
+    document (Unknown), read from the first token's probabilities."""
+    return _judge_unit(
+        document,
+        "Is the sentence below true according to the document? Answer Yes if the document "
+        "states it or it follows directly from what the document says. Answer No if the "
+        "document says something that conflicts with it: a different number, name, date, place, "
+        "person or event. Answer Unknown if the document does not say.",
+        "sentence",
+        sentence,
+        "Answer with one word: Yes, No or Unknown.",
+    )
+
+
 def quote_evidence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     return _judge_unit(
         document,

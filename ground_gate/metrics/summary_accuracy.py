@@ -2,9 +2,10 @@
 
 Questions are generated fresh for every row from that row's summary. Each is answered
 Yes/No/Unknown from the summary alone and from the document alone. Over the questions
-actually generated (not the configured n): agreement = same answer; hallucination = the
-summary answers definitely, the document says Unknown; contradiction = both definite and
-different. Variant (see aggregation.py): scoring "probability" averages each question's
+actually generated (not the configured n): agreement = same answer; summary_hallucination =
+the summary answers definitely, the document says Unknown; summary_contradiction = both
+definite and different (named so beside groundedness's per-sentence hallucination and
+contradiction). Variant (see aggregation.py): scoring "probability" averages each question's
 probability of agreeing, hallucinating and contradicting instead of counting verdicts.
 """
 
@@ -47,7 +48,7 @@ def classify(from_summary: str, from_document: str) -> str:
 class SummaryAccuracy:
     config: SummaryAccuracyConfig = field(default_factory=SummaryAccuracyConfig)
     name: str = "summary_accuracy"
-    scores: tuple[str, ...] = ("agreement", "hallucination", "contradiction")
+    scores: tuple[str, ...] = ("agreement", "summary_hallucination", "summary_contradiction")
 
     async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
         if not sample.response.strip():  # all of it was addressed to the judge, and cut

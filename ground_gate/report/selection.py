@@ -13,7 +13,7 @@ from typing import Any
 
 from ground_gate.config.model import LOWER_IS_BETTER
 
-BAD_VERDICTS = frozenset({"unsupported", "hallucinated", "contradicted"})
+BAD_VERDICTS = frozenset({"unsupported", "not in source", "hallucinated", "contradicted"})
 DEFAULT_WORST_ROWS = 10
 UNITS_PER_METRIC = 3
 

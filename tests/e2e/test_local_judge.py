@@ -111,6 +111,16 @@ def test_e2e__grounded_rows_score_above_invented_ones(outcome, score):
     assert grounded > ungrounded, (score, grounded, ungrounded)
 
 
+@pytest.mark.parametrize(
+    ("row", "score"),
+    [("contradicted-price", "contradiction"), ("invented-colour", "hallucination")],
+)
+def test_e2e__groundedness_verdicts_tell_contradicted_from_invented(outcome, row, score):
+    report = outcome[0].report
+    grounded = max(_score(report, r, score) for r in ("grounded-weight", "grounded-ports"))
+    assert _score(report, row, score) > grounded, (row, score, grounded)
+
+
 def test_e2e__reports_written_and_exit_code_follows_the_gate(outcome):
     result, root = outcome
     assert json.loads((root / "report.json").read_text(encoding="utf-8")) == result.report

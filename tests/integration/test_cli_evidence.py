@@ -28,11 +28,13 @@ def _inner(tag: str, text: str) -> str:
 
 def judge(body: Any) -> Reply:
     """Every sentence rated 0-2 out of 10 (row n a little less badly than row n - 1);
-    an evidence request is answered with a quote naming its sentence."""
+    an evidence request is answered with the passage of the row's own source that names the
+    sentence's row, so a quote asked for the wrong sentence or row is not in its source."""
     prompt = body["messages"][-1]["content"]
     sentence = _inner("sentence", prompt)
     if "Copy, word for word" in prompt:
-        return completion(f"We ship in the EU ({sentence})")
+        number = re.findall(r"\d+", sentence)[0]
+        return completion(f"Parcel {number} is held at the depot")
     assert "0 to 10" in prompt, prompt
     row = int(re.findall(r"\d+", sentence)[0])
     p_two = (row + 1) / (ROWS + 10)
@@ -45,13 +47,14 @@ def write_project(root: Path, url: str, evidence: str | None, *, cache: bool = F
     rows = [
         {
             "id": f"row-{i:02d}",
-            "context": "We ship in the EU.",
+            "context": f"We ship in the EU. Parcel {i} is held at the depot.",
             "response": f"Parcel {i} goes to Mars. It lands on day {i}.",
         }
         for i in range(ROWS)
     ]
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    policy = "{}" if evidence is None else f"{{evidence: {evidence}}}"
+    # the TruLens rating's evidence pass (method verdict asks for evidence the same way)
+    policy = "{method: rating}" if evidence is None else f"{{method: rating, evidence: {evidence}}}"
     config = root / "gate.yml"
     config.write_text(
         f"""version: 1
@@ -116,8 +119,9 @@ def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(tmp_p
     units = shown_units(markdown)
     assert len(units) == 20  # 10 worst rows, both sentences each
     assert all(u[0] == "unsupported" for u in units)
-    assert all(u[2].startswith("We ship in the EU (") for u in units), units
-    assert all(u[1] in u[2] for u in units)  # each quote was asked for its own sentence
+    # each quote was asked for its own sentence, and is its own row's source, word for word
+    rows = [re.findall(r"\d+", u[1])[0] for u in units]
+    assert [u[2] for u in units] == [f"Parcel {n} is held at the depot." for n in rows]
     assert report["evidence"] == {"policy": "shown", "units": 20, "problem": None}
     quoted = [
         r["id"] for r in report["rows"] if r["metrics"]["groundedness"]["units"][0]["evidence"]

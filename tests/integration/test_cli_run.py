@@ -76,6 +76,8 @@ def grade(body: Any) -> Reply:
         return completion("NOTHING FOUND")
     unit = _inner("sentence", prompt) or _inner("statement", prompt) or _inner("answer", prompt)
     question = _inner("question", prompt)
+    if "Yes, No or Unknown" in prompt and "<sentence>" in prompt:  # groundedness's verdict
+        return _one_token("Unknown", 0.9, "Yes") if "Mars" in unit else _one_token("Yes", 0.9, "No")
     if "Yes, No or Unknown" in prompt:
         if "<summary>" in prompt:
             return _one_token("Yes", 0.9, "No")
@@ -149,13 +151,16 @@ def test_run__scores_every_row_and_passes(tmp_path):
     assert result.exit_code == 0, result.output
     assert [r["id"] for r in report["rows"]] == ["good-1", "good-2", "mars-1"]
     scores = {(e["score"]): e["mean"] for e in report["scores"]}
-    assert scores["groundedness"] == pytest.approx(
-        (0.9 * 9 + 0.1 * 5 + 0.9 * 9 + 0.1 * 5 + (0.1 * 5 + 0.1 * 5 + 0.9 * 9 + 0.1 * 5) / 2) / 30,
-        abs=0.01,
-    )
+    # P(supported) per sentence: 0.9, 0.9, and "We ship to Mars." 0.1 beside "It is free." 0.9
+    assert scores["groundedness"] == pytest.approx((0.9 + 0.9 + (0.1 + 0.9) / 2) / 3, abs=1e-4)
     mars = report["rows"][2]["metrics"]
+    assert mars["groundedness"]["scores"] == {
+        "groundedness": 0.5,
+        "hallucination": 0.45,  # P(not in the source): 0.9 for Mars, 0 for "It is free."
+        "contradiction": 0.05,  # P(contradicted): 0 for Mars, 0.1 for "It is free."
+    }
     assert mars["faithfulness"]["scores"]["faithfulness"] == 0.5
-    assert mars["summary_accuracy"]["scores"]["hallucination"] == 0.5
+    assert mars["summary_accuracy"]["scores"]["summary_hallucination"] == 0.5
     assert "## \u2705 ground-gate: passed" in result.stdout
 
 
@@ -318,7 +323,7 @@ def test_run__a_judge_that_says_maybe_9_of_10_never_passes_groundedness(
     tmp_path, with_logprobs, on_error
 ):
     def talks_on_ratings(body: Any) -> Reply:
-        if "0 to 10" in body["messages"][-1]["content"]:
+        if "<sentence>" in body["messages"][-1]["content"]:  # groundedness's verdict
             return maybe(with_logprobs=with_logprobs)
         return grade(body)
 
@@ -452,7 +457,7 @@ def test_run__text_addressed_to_the_judge_never_reaches_it_and_only_lowers_the_r
     assert row["addressed_to_judge"] == [{"field": "response", "text": attack}]
     units = row["metrics"]["groundedness"]["units"]
     assert [(u["text"], u["verdict"], u["score"]) for u in units][1:] == [
-        (attack, "unsupported", 0.0)
+        (attack, "not in source", 0.0)
     ]
     assert row["metrics"]["groundedness"]["scores"]["groundedness"] < 0.5
     assert row["metrics"]["rating"]["scores"]["rating"] == pytest.approx(

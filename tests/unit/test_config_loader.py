@@ -575,9 +575,11 @@ def test_load_config__unknown_metric_and_unknown_score(in_tmp: Path) -> None:
     assert message == (
         "config.yml:5: metrics: unknown key 'groundednes' (did you mean 'groundedness'?)\n"
         "config.yml:7: thresholds: unknown score 'faithfulnes' (did you mean 'faithfulness'?); "
-        "scores: groundedness, faithfulness, agreement, hallucination, contradiction, rating\n"
+        "scores: groundedness, hallucination, contradiction, faithfulness, agreement, "
+        "summary_hallucination, summary_contradiction, rating\n"
         "config.yml:8: thresholds: unknown score 'accuracy'; "
-        "scores: groundedness, faithfulness, agreement, hallucination, contradiction, rating"
+        "scores: groundedness, hallucination, contradiction, faithfulness, agreement, "
+        "summary_hallucination, summary_contradiction, rating"
     )
 
 
@@ -682,15 +684,15 @@ def test_load_config__threshold_on_a_metric_that_is_not_enabled(in_tmp: Path) ->
           - name: d
             path: d.jsonl
             thresholds:
-              hallucination: {max: 0.1}
+              summary_hallucination: {max: 0.1}
         metrics: {groundedness: {}}
         thresholds:
           rating: {min: 0.5}
         """
     )
     assert message == (
-        "config.yml:7: datasets[0].thresholds.hallucination: score 'hallucination' comes from "
-        "metric 'summary_accuracy', not enabled under metrics\n"
+        "config.yml:7: datasets[0].thresholds.summary_hallucination: score "
+        "'summary_hallucination' comes from metric 'summary_accuracy', not enabled under metrics\n"
         "config.yml:10: thresholds.rating: metric 'rating' is not enabled under metrics"
     )
 

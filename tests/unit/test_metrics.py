@@ -64,7 +64,7 @@ def grader(request: JudgeRequest) -> Completion:
 
 async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported():
     judge = FakeJudge(grader)
-    metric = Groundedness(GroundednessConfig(evidence="unsupported"))
+    metric = Groundedness(GroundednessConfig(method="rating", evidence="unsupported"))
     result = await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
     assert result.status == "ok"
     # 8.8/10 for the supported sentence; the unsupported "1" is split evenly between 1 and 10
@@ -80,7 +80,7 @@ async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported()
 
 async def test_groundedness__claim_unit_refusal_is_no_claims_not_zero():
     judge = FakeJudge(grader)
-    metric = Groundedness(GroundednessConfig(unit="claim"))
+    metric = Groundedness(GroundednessConfig(method="rating", unit="claim"))
     result = await score(metric, sample("I'm sorry, I can't find that."), judge)
     assert result.status == "no_claims"
     assert result.scores == {}
@@ -88,13 +88,15 @@ async def test_groundedness__claim_unit_refusal_is_no_claims_not_zero():
 
 
 async def test_groundedness__empty_response_has_no_claims():
-    result = await score(Groundedness(), sample("   "), FakeJudge(grader))
+    result = await score(
+        Groundedness(GroundednessConfig(method="rating")), sample("   "), FakeJudge(grader)
+    )
     assert result.status == "no_claims"
 
 
 async def test_groundedness__evidence_none_makes_no_extra_call():
     judge = FakeJudge(grader)
-    metric = Groundedness(GroundednessConfig(evidence="none"))
+    metric = Groundedness(GroundednessConfig(method="rating", evidence="none"))
     await score(metric, sample("It is waterproof."), judge)
     assert judge.purposes() == ["groundedness.rate"]
 
@@ -102,8 +104,12 @@ async def test_groundedness__evidence_none_makes_no_extra_call():
 async def test_groundedness__evidence_shown_asks_none_while_scoring():
     # the default: the pipeline quotes evidence after the gate, for the units the report shows
     judge = FakeJudge(grader)
-    result = await score(Groundedness(), sample("It weighs 1.2 kg. It is waterproof."), judge)
-    assert Groundedness().config.evidence == "shown"
+    result = await score(
+        Groundedness(GroundednessConfig(method="rating")),
+        sample("It weighs 1.2 kg. It is waterproof."),
+        judge,
+    )
+    assert Groundedness(GroundednessConfig(method="rating")).config.evidence == "shown"
     assert judge.purposes() == ["groundedness.rate", "groundedness.rate"]
     assert [u.evidence for u in result.units] == [None, None]
 
@@ -122,9 +128,11 @@ async def test_groundedness__quote_after_scoring_is_the_request_made_while_scori
 
     s = sample("The battery lasts 10 hours.", source=document)
     inline = FakeJudge(script, context_tokens=1200)
-    quoted = await score(Groundedness(GroundednessConfig(evidence="all")), s, inline)
+    quoted = await score(
+        Groundedness(GroundednessConfig(method="rating", evidence="all")), s, inline
+    )
     later = FakeJudge(script, context_tokens=1200)
-    metric = Groundedness(GroundednessConfig(evidence="none"))
+    metric = Groundedness(GroundednessConfig(method="rating", evidence="none"))
     [unit] = (await score(metric, s, later)).units
     assert unit.detail["chunk"] > 0 and unit.evidence is None
     session = RowSession(later, metric.name, memo={})
@@ -136,7 +144,7 @@ async def test_groundedness__quote_after_scoring_is_the_request_made_while_scori
 
 async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
     judge = FakeJudge(grader)
-    metric = Groundedness(GroundednessConfig(evidence="unsupported"))
+    metric = Groundedness(GroundednessConfig(method="rating", evidence="unsupported"))
     await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
     assert "groundedness.evidence" in judge.purposes()
     for request in judge.requests:
@@ -201,7 +209,11 @@ async def test_summary_accuracy__agreement_hallucination_contradiction():
         SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
     )
     third = pytest.approx(1 / 3, abs=1e-4)
-    assert result.scores == {"agreement": third, "hallucination": third, "contradiction": third}
+    assert result.scores == {
+        "agreement": third,
+        "summary_hallucination": third,
+        "summary_contradiction": third,
+    }
     assert [u.verdict for u in result.units] == ["agree", "hallucinated", "contradicted"]
     assert result.units[2].detail["summary"] == "yes"
     assert result.units[2].detail["document"] == "no"
@@ -212,13 +224,17 @@ async def test_summary_accuracy__divides_by_questions_actually_generated():
     result = await score(
         SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
     )
-    assert result.scores["hallucination"] == 0.5
+    assert result.scores["summary_hallucination"] == 0.5
 
 
 async def test_summary_accuracy__all_unknown_agrees():
     judge = athina({"Is it one?": "Unknown", "Is it two?": "Unknown"}, summary_answer="Unknown")
     result = await score(SummaryAccuracy(), sample("A summary."), judge)
-    assert result.scores == {"agreement": 1.0, "hallucination": 0.0, "contradiction": 0.0}
+    assert result.scores == {
+        "agreement": 1.0,
+        "summary_hallucination": 0.0,
+        "summary_contradiction": 0.0,
+    }
 
 
 async def test_summary_accuracy__extra_and_duplicate_questions_trimmed_to_n():
@@ -270,7 +286,7 @@ async def test_groundedness__long_document_takes_best_chunk():
         return said("0", **{"0": 1.0})
 
     judge = FakeJudge(script, context_tokens=1200)
-    metric = Groundedness(GroundednessConfig(evidence="none"))
+    metric = Groundedness(GroundednessConfig(method="rating", evidence="none"))
     result = await score(metric, sample("The battery lasts 10 hours.", source=document), judge)
     assert len(judge.requests) > 1
     assert result.units[0].detail["chunk"] == len(judge.requests) - 1
@@ -359,8 +375,12 @@ async def test_faithfulness__probability_scoring_and_min_aggregate_variants():
 
 async def test_groundedness__min_aggregate_scores_the_weakest_sentence():
     answer = sample("It weighs 1.2 kg. It is red.")
-    config = GroundednessConfig(evidence="none", aggregate="min")
-    mean = await score(Groundedness(GroundednessConfig(evidence="none")), answer, FakeJudge(grader))
+    config = GroundednessConfig(method="rating", evidence="none", aggregate="min")
+    mean = await score(
+        Groundedness(GroundednessConfig(method="rating", evidence="none")),
+        answer,
+        FakeJudge(grader),
+    )
     weakest = await score(Groundedness(config), answer, FakeJudge(grader))
     # 0.88 and 0.275, as in the test above
     assert mean.scores == {"groundedness": pytest.approx((0.88 + 0.275) / 2, abs=1e-4)}
@@ -374,8 +394,8 @@ async def test_summary_accuracy__probability_scoring_averages_answer_pair_probab
     # summary: yes .9 / no .1; documents: yes .8 no .2 | unknown .8 yes .2 | no .8 yes .2
     assert result.scores == {
         "agreement": pytest.approx((0.74 + 0.18 + 0.26) / 3, abs=1e-4),
-        "hallucination": pytest.approx(0.8 / 3, abs=1e-4),
-        "contradiction": pytest.approx((0.26 + 0.02 + 0.74) / 3, abs=1e-4),
+        "summary_hallucination": pytest.approx(0.8 / 3, abs=1e-4),
+        "summary_contradiction": pytest.approx((0.26 + 0.02 + 0.74) / 3, abs=1e-4),
     }
     # people still read each question's hard verdict
     assert [u.verdict for u in result.units] == ["agree", "hallucinated", "contradicted"]
@@ -391,3 +411,95 @@ def test_answer_pair_probabilities__sum_to_one_when_the_summary_answers():
     assert combine([0.2, 0.6], "min") == 0.2
     with pytest.raises(ValueError):
         combine([], "mean")
+
+
+def three_way(request: JudgeRequest) -> Completion:
+    """Yes for the weight, No for a wrong weight, Unknown for anything else; the evidence
+    quote is the document's first sentence."""
+    if request.purpose.endswith("evidence"):
+        return Completion(text="The X200 weighs 1.2 kg.", usage=Usage(calls=1))
+    assert request.purpose == "groundedness.verdict", request.purpose
+    assert "Yes, No or Unknown" in request.messages[-1].content
+    unit = unit_of(request, "sentence")
+    if "1.2 kg" in unit:
+        return said("Yes", Yes=0.8, No=0.1, Unknown=0.1)
+    if "kg" in unit:
+        return said("No", No=0.7, Yes=0.1, Unknown=0.2)
+    return said("Unknown", Unknown=0.6, Yes=0.3, No=0.1)
+
+
+async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_one_call_each():
+    judge = FakeJudge(three_way)
+    metric = Groundedness(GroundednessConfig(evidence="none"))
+    assert (Groundedness().config.method, metric.scores) == (
+        "verdict",
+        ("groundedness", "hallucination", "contradiction"),
+    )
+    result = await score(
+        metric, sample("It weighs 1.2 kg. It weighs 3 kg. It is waterproof."), judge
+    )
+    assert judge.purposes() == ["groundedness.verdict"] * 3
+    assert [u.verdict for u in result.units] == ["supported", "contradicted", "not in source"]
+    assert [u.score for u in result.units] == [0.8, 0.1, 0.3]
+    assert result.units[1].detail == {
+        "p_supported": 0.1,
+        "p_contradicted": 0.7,
+        "p_absent": 0.2,
+        "chunk": 0,
+    }
+    assert result.scores == {
+        "groundedness": pytest.approx((0.8 + 0.1 + 0.3) / 3, abs=1e-4),
+        "hallucination": pytest.approx((0.1 + 0.2 + 0.6) / 3, abs=1e-4),
+        "contradiction": pytest.approx((0.1 + 0.7 + 0.1) / 3, abs=1e-4),
+    }
+
+
+async def test_groundedness__verdict_evidence_for_contradicted_and_absent_units():
+    judge = FakeJudge(three_way)
+    metric = Groundedness(GroundednessConfig(evidence="unsupported"))
+    result = await score(metric, sample("It weighs 1.2 kg. It weighs 3 kg. It is red."), judge)
+    assert [u.evidence for u in result.units] == [
+        None,
+        "The X200 weighs 1.2 kg.",
+        "The X200 weighs 1.2 kg.",
+    ]
+    assert judge.purposes().count("groundedness.evidence") == 2
+
+
+async def test_groundedness__verdict_over_chunks_support_beats_contradiction_beats_silence():
+    def by_chunk(request: JudgeRequest) -> Completion:
+        document = unit_of(request, "document")
+        if "number 40 " in document:
+            return said("Yes", Yes=0.6, No=0.3, Unknown=0.1)
+        if "number 20 " in document:
+            return said("No", No=0.8, Yes=0.1, Unknown=0.1)
+        return said("Unknown", Unknown=0.9, Yes=0.05, No=0.05)
+
+    judge = FakeJudge(by_chunk, context_tokens=700)
+    long_source = " ".join(f"Sentence number {i} says nothing much at all." for i in range(60))
+    chunks = chunk_document(long_source, 700, len("It is heavy."))
+    supporting = next(i for i, c in enumerate(chunks) if "number 40 " in c)
+    metric = Groundedness(GroundednessConfig(evidence="none"))
+    result = await score(metric, sample("It is heavy.", source=long_source), judge)
+    assert len(judge.requests) == len(chunks) > 3
+    assert (result.units[0].verdict, result.units[0].detail["chunk"]) == ("supported", supporting)
+
+    def no_support(request: JudgeRequest) -> Completion:
+        return (
+            by_chunk(request)
+            if "number 40 " not in unit_of(request, "document")
+            else (said("Unknown", Unknown=0.9, Yes=0.05, No=0.05))
+        )
+
+    result = await score(
+        metric,
+        sample("It is heavy.", source=long_source),
+        FakeJudge(no_support, context_tokens=700),
+    )
+    assert result.units[0].verdict == "contradicted"
+
+
+async def test_groundedness__verdict_a_reply_without_a_verdict_is_an_error():
+    judge = FakeJudge(lambda request: Completion(text="It depends on the document."))
+    with pytest.raises(JudgeError):
+        await score(Groundedness(), sample("It weighs 1.2 kg."), judge)

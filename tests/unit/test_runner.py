@@ -18,7 +18,7 @@ from ground_gate.results import MetricResult, RowResult
 from ground_gate.runner import RunResult, add_evidence, run
 from tests.fakes import FakeJudge, said, unit_of
 
-METRICS = [Groundedness(GroundednessConfig(evidence="none")), Rating()]
+METRICS = [Groundedness(GroundednessConfig(method="rating", evidence="none")), Rating()]
 
 
 def rows(n: int, prefix: str = "r") -> list[Sample]:
@@ -122,9 +122,10 @@ def test_run_result__cost_per_row_leaves_out_rows_whose_cost_was_not_recorded():
 
 
 def unsupported(request: JudgeRequest) -> Completion:
-    """Every sentence rated 0; an evidence request answers with a quote."""
+    """Every sentence rated 0; an evidence request quotes the whole document it was given."""
     if request.purpose == "groundedness.evidence":
-        return Completion(text="Doc says otherwise.", usage=Usage(calls=1, completion_tokens=4))
+        quote = unit_of(request, "document")
+        return Completion(text=quote, usage=Usage(calls=1, completion_tokens=4))
     return said("0", **{"0": 1.0})
 
 
@@ -138,7 +139,9 @@ def two_sentences(n: int) -> list[Sample]:
 async def test_add_evidence__quotes_only_the_wanted_units_and_counts_their_calls_in_the_row():
     samples = two_sentences(3)
     judge = FakeJudge(unsupported)
-    metric = Groundedness()  # evidence: shown, none asked while scoring
+    metric = Groundedness(
+        GroundednessConfig(method="rating")
+    )  # evidence: shown, none asked while scoring
     result = await run([("a", samples)], [metric], judge, row_concurrency=2)
     assert judge.purposes().count("groundedness.evidence") == 0
     before = [r.metrics[0] for r in result.rows]
@@ -154,9 +157,9 @@ async def test_add_evidence__quotes_only_the_wanted_units_and_counts_their_calls
     assert (outcome.quoted, outcome.missing, outcome.problem) == (3, 0, None)
     evidence = [[u.evidence for u in r.metrics[0].units] for r in result.rows]
     assert evidence == [
-        [None, "Doc says otherwise."],
+        [None, "Doc 0."],
         [None, None],
-        ["Doc says otherwise.", "Doc says otherwise."],
+        ["Doc 2.", "Doc 2."],
     ]
     after = [r.metrics[0] for r in result.rows]
     assert [m.scores for m in after] == [m.scores for m in before]
@@ -175,7 +178,7 @@ async def test_add_evidence__quotes_only_the_wanted_units_and_counts_their_calls
 
 async def test_add_evidence__an_unavailable_judge_keeps_every_score_and_says_why():
     samples = two_sentences(2)
-    metric = Groundedness()
+    metric = Groundedness(GroundednessConfig(method="rating"))
     result = await run([("a", samples)], [metric], FakeJudge(unsupported), row_concurrency=1)
     before = list(result.rows)
 

@@ -1,0 +1,33 @@
+"""Evidence anchored to the source's own words."""
+
+import pytest
+
+from ground_gate.metrics.quotes import anchor
+
+SOURCE = (
+    "The X200 laptop weighs 1.2 kg and has a 14-inch display.\n"
+    "Its battery lasts up to 10 hours of video playback. It costs 899 euros."
+)
+
+
+@pytest.mark.parametrize(
+    ("quote", "expected"),
+    [
+        # in the source: the source's own span, whitespace and case as the source has them
+        ("the X200 laptop  weighs 1.2 KG", "The X200 laptop weighs 1.2 kg"),
+        ("It costs 899 euros", "It costs 899 euros."),
+        ("14-inch display. Its battery", "14-inch display.\nIts battery"),
+        # a paraphrase: the source sentence it stands for
+        (
+            "The X200 weighs 1.2 kilograms.",
+            "The X200 laptop weighs 1.2 kg and has a 14-inch display.",
+        ),
+        # invented, or too loose: nothing
+        ("The price is 2,499 dollars.", None),
+        ("It costs 899 EUR and it is cheap.", None),
+        ("...", None),
+    ],
+)
+def test_anchor__keeps_only_what_the_source_says(quote, expected):
+    found = anchor(quote, SOURCE)
+    assert found == (None if expected is None else " ".join(expected.split()))
