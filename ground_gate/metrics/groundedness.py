@@ -32,7 +32,7 @@ from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
 from ground_gate.metrics.logprobs import choice_distribution, expected_rating
-from ground_gate.metrics.quotes import anchor
+from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.results import MetricResult, UnitResult
 from ground_gate.text import split_sentences
@@ -127,8 +127,9 @@ class Groundedness:
 
     async def quote(self, sample: Sample, unit: UnitResult, session: RowSession) -> str:
         """The passage of the source that supports or contradicts `unit`, quoted by the judge
-        from the chunk the unit was judged against and kept only as the source words it
-        (metrics/quotes.py), or NOTHING_FOUND.
+        from the chunk the unit was judged against and kept only as the source words it;
+        when the judge quotes nothing usable, the chunk's sentence closest in wording to the
+        unit (metrics/quotes.py); else NOTHING_FOUND.
 
         Used while scoring (evidence: unsupported / all) and after the gate for the units the
         report shows (evidence: shown); the prompt, hence the cache key, is the same.
@@ -139,9 +140,8 @@ class Groundedness:
             "evidence", prompts.quote_evidence(chunk, unit.text), max_tokens=EVIDENCE_TOKENS
         )
         quote = " ".join(prompts.strip_tags(completion.text).split()).strip("\"' ")
-        if not quote or quote.upper().startswith(NOTHING_FOUND):
-            return NOTHING_FOUND
-        return anchor(quote, chunk) or NOTHING_FOUND
+        found = None if quote.upper().startswith(NOTHING_FOUND) else anchor(quote, chunk)
+        return found or closest(unit.text, chunk) or NOTHING_FOUND
 
 
 def _mean_of(units: list[UnitResult], key: str) -> float:

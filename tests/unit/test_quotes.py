@@ -2,7 +2,7 @@
 
 import pytest
 
-from ground_gate.metrics.quotes import anchor
+from ground_gate.metrics.quotes import anchor, closest
 
 SOURCE = (
     "The X200 laptop weighs 1.2 kg and has a 14-inch display.\n"
@@ -31,3 +31,22 @@ SOURCE = (
 def test_anchor__keeps_only_what_the_source_says(quote, expected):
     found = anchor(quote, SOURCE)
     assert found == (None if expected is None else " ".join(expected.split()))
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # a conflicting sentence: the source sentence about the same thing
+        (
+            "The X200 charges to 80% in 20 minutes.",
+            "With the included 65 W adapter it charges to 80% in 60 minutes.",
+        ),
+        ("It costs 1,299 euros.", "It costs 899 euros."),
+        # an invented one shares too little with any source sentence
+        ("The X200 comes with a three-year warranty that covers accidental damage.", None),
+        ("The the of and.", None),
+    ],
+)
+def test_closest__the_source_sentence_about_the_same_thing(sentence, expected):
+    source = SOURCE + " With the included 65 W adapter it charges to 80% in 60 minutes."
+    assert closest(sentence, source) == expected
