@@ -35,15 +35,20 @@ def judge(body: Any) -> Reply:
     if "Copy, word for word" in prompt:
         number = re.findall(r"\d+", sentence)[0]
         return completion(f"Parcel {number} is held at the depot")
-    assert "0 to 10" in prompt, prompt
     row = int(re.findall(r"\d+", sentence)[0])
     p_two = (row + 1) / (ROWS + 10)
+    if "Yes, No or Unknown" in prompt:  # method verdict: not in the source, P(yes) by row
+        top = {"Unknown": math.log(1 - p_two), "Yes": math.log(p_two)}
+        return completion("Unknown", logprobs=[top], completion_tokens=1)
+    assert "0 to 10" in prompt, prompt
     return completion(
         "0", logprobs=[{"0": math.log(1 - p_two), "2": math.log(p_two)}], completion_tokens=1
     )
 
 
-def write_project(root: Path, url: str, evidence: str | None, *, cache: bool = False) -> Path:
+def write_project(
+    root: Path, url: str, evidence: str | None, *, cache: bool = False, method: str = "rating"
+) -> Path:
     rows = [
         {
             "id": f"row-{i:02d}",
@@ -53,8 +58,11 @@ def write_project(root: Path, url: str, evidence: str | None, *, cache: bool = F
         for i in range(ROWS)
     ]
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    # the TruLens rating's evidence pass (method verdict asks for evidence the same way)
-    policy = "{method: rating}" if evidence is None else f"{{method: rating, evidence: {evidence}}}"
+    policy = (
+        f"{{method: {method}}}"
+        if evidence is None
+        else f"{{method: {method}, evidence: {evidence}}}"
+    )
     config = root / "gate.yml"
     config.write_text(
         f"""version: 1
@@ -108,9 +116,14 @@ def purposes(server: FakeOpenAI) -> list[str]:
     ]
 
 
-def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(tmp_path):
+@pytest.mark.parametrize(
+    ("method", "verdict"), [("rating", "unsupported"), ("verdict", "not in source")]
+)
+def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(
+    tmp_path, method, verdict
+):
     with FakeOpenAI(handler=judge) as server:
-        result, report, markdown = invoke(write_project(tmp_path, server.url, None))
+        result, report, markdown = invoke(write_project(tmp_path, server.url, None, method=method))
         calls = purposes(server)
     assert result.exit_code == 1, result.output
     assert report["status"] == "failed"
@@ -118,7 +131,7 @@ def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(tmp_p
     assert (calls.count("rate"), calls.count("evidence")) == (80, 20)
     units = shown_units(markdown)
     assert len(units) == 20  # 10 worst rows, both sentences each
-    assert all(u[0] == "unsupported" for u in units)
+    assert all(u[0] == verdict for u in units)
     # each quote was asked for its own sentence, and is its own row's source, word for word
     rows = [re.findall(r"\d+", u[1])[0] for u in units]
     assert [u[2] for u in units] == [f"Parcel {n} is held at the depot." for n in rows]
