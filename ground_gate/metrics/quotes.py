@@ -16,6 +16,7 @@ the conflict. An invented sentence shares little with any source sentence and ge
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ground_gate.text import split_sentences
 
@@ -36,16 +37,7 @@ def anchor(quote: str, source: str) -> str | None:
     words = _WORD.findall(quote.lower())
     if not words:
         return None
-    found = _exact(words, source)
-    if found is not None:
-        return found
-    wanted = set(words)
-    best, best_share = None, 0.0
-    for sentence in split_sentences(source):
-        share = len(wanted & set(_WORD.findall(sentence.lower()))) / len(wanted)
-        if share > best_share:
-            best, best_share = sentence, share
-    return best if best_share >= MIN_WORD_OVERLAP else None
+    return _exact(words, source) or _best_sentence(set(words), source, _words)
 
 
 def _exact(words: list[str], source: str) -> str | None:
@@ -59,15 +51,23 @@ def closest(sentence: str, source: str) -> str | None:
     """The source sentence sharing the most content words with `sentence` (at least half of
     them), verbatim from the source; or None."""
     wanted = _content(sentence)
-    if not wanted:
-        return None
+    return _best_sentence(wanted, source, _content) if wanted else None
+
+
+def _best_sentence(wanted: set[str], source: str, words: Callable[[str], set[str]]) -> str | None:
+    """The source sentence whose `words` hold the largest share of `wanted`, if at least
+    MIN_WORD_OVERLAP of it."""
     best, best_share = None, 0.0
     for candidate in split_sentences(source):
-        share = len(wanted & _content(candidate)) / len(wanted)
+        share = len(wanted & words(candidate)) / len(wanted)
         if share > best_share:
             best, best_share = candidate, share
     return " ".join(best.split()) if best is not None and best_share >= MIN_WORD_OVERLAP else None
 
 
+def _words(text: str) -> set[str]:
+    return set(_WORD.findall(text.lower()))
+
+
 def _content(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOPWORDS}
+    return _words(text) - _STOPWORDS
