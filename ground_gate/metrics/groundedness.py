@@ -67,8 +67,12 @@ class Groundedness:
         judged = await asyncio.gather(*(judge(sample, t, session) for t in plan))
         quoted = (self._with_evidence(sample, u, session) for u in judged)
         units = list(await asyncio.gather(*quoted))
-        if self.config.method == "verdict":
-            cut = tuple(replace(u, verdict=VERDICT_WORDS["unknown"]) for u in cut)
+        if self.config.method == "verdict":  # a cut passage is not in the source
+            absent = {"p_supported": 0.0, "p_contradicted": 0.0, "p_absent": 1.0}
+            cut = tuple(
+                replace(u, verdict=VERDICT_WORDS["unknown"], detail={**u.detail, **absent})
+                for u in cut
+            )
         units += cut
         score = combine([u.score or 0.0 for u in units], self.config.aggregate)
         scores = {"groundedness": round(score, 4)}
@@ -145,7 +149,5 @@ class Groundedness:
 
 
 def _mean_of(units: list[UnitResult], key: str) -> float:
-    """Mean of a probability over the units; a cut unit (no judge call) is absent from the
-    source: P(absent) 1, P(contradicted) 0."""
-    values = [float(u.detail.get(key, 1.0 if key == "p_absent" else 0.0)) for u in units]
-    return round(sum(values) / len(values), 4)
+    """Mean of one verdict probability over the units."""
+    return round(sum(float(u.detail[key]) for u in units) / len(units), 4)
