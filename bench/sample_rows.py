@@ -5,13 +5,19 @@ are not copied into the repository).
         --type contradiction 20 --grounded 20 --exclude ../shared/datasets/dev_mini.jsonl \
         --out bench/out/aggrefact_contradiction40.jsonl
 
+    .venv/bin/python bench/sample_rows.py ../shared/datasets/lfqa_dev.jsonl --any 100 \
+        --exclude ../shared/datasets/dev_mini.jsonl --out bench/out/lfqa_sample100.jsonl
+
 Rows are taken in id order: the first N grounded rows (label 1) and the first N rows whose
 hallucination_types hold TYPE, leaving out the ids of --exclude (rows already used for design).
+`--any N` takes N rows whatever their label, in the order of the SHA-256 of their id: a
+fixed sample that does not lean on how ids were named.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -28,6 +34,7 @@ def main() -> int:
     parser.add_argument("labels", type=Path)
     parser.add_argument("--type", nargs=2, metavar=("TYPE", "N"), action="append", default=[])
     parser.add_argument("--grounded", type=int, default=0)
+    parser.add_argument("--any", type=int, default=0)
     parser.add_argument("--exclude", type=Path, action="append", default=[])
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
@@ -37,6 +44,8 @@ def main() -> int:
     for kind, count in args.type:
         typed = [r for r in rows if kind in (r.get("hallucination_types") or [])]
         chosen += [r for r in typed if r not in chosen][: int(count)]
+    shuffled = sorted(rows, key=lambda r: hashlib.sha256(r["id"].encode()).hexdigest())
+    chosen += [r for r in shuffled if r not in chosen][: args.any]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("".join(json.dumps(r) + "\n" for r in chosen), encoding="utf-8")
     print(f"{len(chosen)} rows -> {args.out}")
