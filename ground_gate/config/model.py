@@ -130,10 +130,18 @@ class GroundednessConfig:
     unit: Literal["sentence", "claim"] = "sentence"
     evidence: EvidencePolicy = "shown"
     aggregate: Aggregate = "mean"
+    # judge each unit of a long source against the passages it is about
+    # (metrics/passages.py); None: on with method verdict, off with rating (TruLens reads
+    # the whole source)
+    focus: bool | None = None
 
     @property
     def scores(self) -> tuple[str, ...]:
         return VERDICT_SCORES if self.method == "verdict" else ("groundedness",)
+
+    @property
+    def focuses(self) -> bool:
+        return self.method == "verdict" if self.focus is None else self.focus
 
 
 @dataclass(frozen=True)

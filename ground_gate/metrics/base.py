@@ -149,14 +149,15 @@ async def best_over_chunks(
 
 async def best_support(
     session: RowSession,
-    sample: Sample,
+    document: str,
     unit_chars: int,
     judge_one: Callable[[str], Awaitable[T]],
     key: Callable[[T], float],
 ) -> tuple[T, int, str]:
-    """Judge one unit against the row's document, chunked to the judge's context when it
-    is too long; the best result, its chunk's index and the chunk."""
-    chunks = chunk_document(sample.source_text, session.judge.context_tokens, unit_chars)
+    """Judge one unit against `document` (the row's source, or the passages of it the unit
+    is about), chunked to the judge's context when it is too long; the best result, its
+    chunk's index and the chunk."""
+    chunks = chunk_document(document, session.judge.context_tokens, unit_chars)
     result, index = await best_over_chunks(chunks, judge_one, key)
     return result, index, chunks[index]
 

@@ -46,7 +46,7 @@ class Faithfulness:
             return yes_probability(completion)
 
         p_yes, chunk_index, _ = await best_support(
-            session, sample, len(statement), verdict, key=lambda p: p
+            session, sample.source_text, len(statement), verdict, key=lambda p: p
         )
         supported = p_yes >= 0.5
         return UnitResult(

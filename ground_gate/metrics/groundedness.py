@@ -32,6 +32,7 @@ from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
 from ground_gate.metrics.logprobs import choice_distribution, expected_rating
+from ground_gate.metrics.passages import GAP, focus
 from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.results import MetricResult, UnitResult
@@ -89,8 +90,9 @@ class Groundedness:
             return choice_distribution(completion, VERDICT_ANSWERS)
 
         # support beats contradiction, which beats silence
+        document = self.document(sample, text)
         p, chunk_index, _ = await best_support(
-            session, sample, len(text), ask, key=lambda d: 2 * d["yes"] + d["no"]
+            session, document, len(text), ask, key=lambda d: 2 * d["yes"] + d["no"]
         )
         return UnitResult(
             text=text,
@@ -112,7 +114,7 @@ class Groundedness:
             return expected_rating(completion, 0, 10) / 10
 
         value, chunk_index, _ = await best_support(
-            session, sample, len(text), rate, key=lambda v: v
+            session, self.document(sample, text), len(text), rate, key=lambda v: v
         )
         return UnitResult(
             text=text,
@@ -120,6 +122,12 @@ class Groundedness:
             verdict="supported" if value >= SUPPORTED_AT else "unsupported",
             detail={"rating_0_10": round(value * 10, 2), "chunk": chunk_index},
         )
+
+    def document(self, sample: Sample, unit: str) -> str:
+        """What the judge reads for `unit`: the passages of a long source the unit is about
+        (metrics/passages.py) when the config focuses, else the whole source."""
+        source = sample.source_text
+        return focus(unit, source) if self.config.focuses else source
 
     async def _with_evidence(
         self, sample: Sample, unit: UnitResult, session: RowSession
@@ -138,14 +146,16 @@ class Groundedness:
         Used while scoring (evidence: unsupported / all) and after the gate for the units the
         report shows (evidence: shown); the prompt, hence the cache key, is the same.
         """
-        chunks = chunk_document(sample.source_text, session.judge.context_tokens, len(unit.text))
+        document = self.document(sample, unit.text)
+        chunks = chunk_document(document, session.judge.context_tokens, len(unit.text))
         chunk = chunks[unit.detail["chunk"]]
         completion = await session.ask(
             "evidence", prompts.quote_evidence(chunk, unit.text), max_tokens=EVIDENCE_TOKENS
         )
         quote = " ".join(prompts.strip_tags(completion.text).split()).strip("\"' ")
-        found = None if quote.upper().startswith(NOTHING_FOUND) else anchor(quote, chunk)
-        return found or closest(unit.text, chunk) or NOTHING_FOUND
+        source = sample.source_text  # evidence is verbatim from the source, never the excerpt
+        found = None if quote.upper().startswith(NOTHING_FOUND) else anchor(quote, source)
+        return found or closest(unit.text, chunk.replace(GAP.strip(), " ")) or NOTHING_FOUND
 
 
 def _mean_of(units: list[UnitResult], key: str) -> float:

@@ -36,7 +36,7 @@ class Rating:
             return expected_rating(completion, 1, 5)
 
         value, chunk_index, _ = await best_support(
-            session, sample, unit_chars, rate, key=lambda v: v
+            session, sample.source_text, unit_chars, rate, key=lambda v: v
         )
         unit = UnitResult(
             text=sample.response,

@@ -134,6 +134,6 @@ class SummaryAccuracy:
 
         # The most definite chunk wins: a chunk that answers beats chunks that don't know.
         distribution, index, _ = await best_support(
-            session, sample, len(question), answer, key=lambda d: 1 - d["unknown"]
+            session, sample.source_text, len(question), answer, key=lambda d: 1 - d["unknown"]
         )
         return distribution, index

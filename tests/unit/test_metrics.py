@@ -503,3 +503,40 @@ async def test_groundedness__verdict_a_reply_without_a_verdict_is_an_error():
     judge = FakeJudge(lambda request: Completion(text="It depends on the document."))
     with pytest.raises(JudgeError):
         await score(Groundedness(), sample("It weighs 1.2 kg."), judge)
+
+
+LONG_SOURCE = " ".join(
+    [f"Paragraph {i} describes the weather over the harbour in general terms." for i in range(25)]
+    + ["The new bridge over the Elbe cost 95 million euros."]
+    + [f"Section {i} lists the opening hours of the museum." for i in range(10)]
+)
+
+
+@pytest.mark.parametrize(
+    ("config", "focused"),
+    [
+        (GroundednessConfig(evidence="unsupported"), True),  # verdict: focus on by default
+        (GroundednessConfig(evidence="unsupported", focus=False), False),
+        (GroundednessConfig(method="rating", evidence="unsupported"), False),  # TruLens
+        (GroundednessConfig(method="rating", evidence="unsupported", focus=True), True),
+    ],
+)
+async def test_groundedness__long_source_judged_against_the_units_passages(config, focused):
+    def conflicting(request: JudgeRequest) -> Completion:
+        if request.purpose.endswith("evidence"):  # the judge quotes loosely
+            return Completion(text="bridge over the Elbe cost 95 million", usage=Usage(calls=1))
+        if request.purpose.endswith("rate"):
+            return said("2", **{"2": 1.0})
+        return said("No", No=0.9, Yes=0.05, Unknown=0.05)
+
+    judge = FakeJudge(conflicting)
+    unit = "The bridge over the Elbe cost 59 million euros."
+    result = await score(Groundedness(config), sample(unit, source=LONG_SOURCE), judge)
+    documents = [unit_of(r, "document") for r in judge.requests]
+    assert len(documents) == 2  # the verdict, then the evidence: both read the same text
+    assert documents[0] == documents[1]
+    assert "The new bridge over the Elbe cost 95 million euros." in documents[0]
+    assert ("Paragraph 3 describes" not in documents[0]) is focused
+    assert (documents[0] == LONG_SOURCE) is not focused
+    # the quote is anchored in the source itself, never in the excerpt's gap marks
+    assert result.units[0].evidence == "bridge over the Elbe cost 95 million"
