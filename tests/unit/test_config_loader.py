@@ -387,17 +387,20 @@ def test_load_config__digest_is_sha256_of_the_file_bytes(in_tmp: Path) -> None:
 def test_load_config__resolved_digest_is_of_the_config_as_it_applies(in_tmp: Path) -> None:
     with_env = MINIMAL.replace("provider: openai", "provider: openai, model: '${MODEL}'")
     first = load(with_env, {"MODEL": "gpt-4o"})
-    assert first.resolved_digest == hashlib.sha256(
-        json.dumps(
-            {
-                "version": 1,
-                "judge": {"provider": "openai", "model": "gpt-4o"},
-                "datasets": [{"name": "d", "path": "d.jsonl"}],
-                "metrics": {"groundedness": {}},
-            },
-            sort_keys=True,
-        ).encode()
-    ).hexdigest()
+    assert (
+        first.resolved_digest
+        == hashlib.sha256(
+            json.dumps(
+                {
+                    "version": 1,
+                    "judge": {"provider": "openai", "model": "gpt-4o"},
+                    "datasets": [{"name": "d", "path": "d.jsonl"}],
+                    "metrics": {"groundedness": {}},
+                },
+                sort_keys=True,
+            ).encode()
+        ).hexdigest()
+    )
     # comments and layout do not count; the environment's values do
     assert load(with_env + "# a comment\n", {"MODEL": "gpt-4o"}).resolved_digest == (
         first.resolved_digest
