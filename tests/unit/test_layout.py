@@ -17,10 +17,14 @@ LEAVES = {"errors": (), "values": (), "text": (), "stats": (), "outcome": (), "p
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    "cli": ("action", "pipeline", "config", "datasets", "local", "errors", "outcome"),
+    "cli": ("action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome"),
     # action re-renders a fork's report.json itself (report): github/ never posts its markdown
     "action": ("pipeline", "github", "report", "action_settings", "errors", "outcome"),
     "selfcheck": ("local", "text"),
+    # shard reports read back and joined through the same summaries, gate and reports
+    "merge": (
+        "pipeline", "dataset_scores", "gate", "report", "datasets", "judge", "config", "errors",
+    ),
     # the whole job wired: config -> datasets -> judge -> runner -> gate -> reports
     "pipeline": (
         "config", "datasets", "judge", "metrics", "runner", "dataset_scores", "gate",
