@@ -194,6 +194,8 @@ def test_merge__three_shards_give_the_unsharded_report(project, tmp_path: Path) 
         ]
 
     assert cases(tmp_path / "merged.xml") == cases(tmp_path / "whole.xml")
+    failing_rows = [c for c in cases(tmp_path / "merged.xml") if c[2] and "threshold" not in c[1]]
+    assert len(failing_rows) == sum(1 for r in got["rows"] if r["failing"]) > 0
 
 
 def test_merge__keeps_the_baseline_comparison(project, tmp_path: Path) -> None:
