@@ -145,7 +145,7 @@ def _same(
         found = value(shard.report)
         if found != expected:
             raise MergeError(
-                f"{shard.label}: {what} differs from {first.label}'s ({_show(found)} against "
+                f"{shard.label}: {what} is not {first.label}'s ({_show(found)} against "
                 f"{_show(expected)}); shards must come from one config, data and prompts"
             )
 
@@ -166,10 +166,10 @@ def _check_alike(shards: Sequence[ShardReport]) -> None:
             raise MergeError(f"{shard.label}: the report has no config.resolved_digest")
     _same(shards, "the config (resolved digest)", lambda r: r["config"]["resolved_digest"])
     _same(shards, "the prompt version", lambda r: r["judge"]["prompt_version"])
-    _same(shards, "the datasets (name, digest, rows)", _datasets)
+    _same(shards, "the dataset list (name, digest, rows)", _datasets)
     _same(shards, "the baseline", lambda r: r["shard"]["baseline_digest"])
-    _same(shards, "on_error", lambda r: r["on_error"])
-    _same(shards, "the scores and thresholds", _score_keys)
+    _same(shards, "the on_error", lambda r: r["on_error"])
+    _same(shards, "the score list (dataset, score, threshold)", _score_keys)
 
 
 def _score_keys(report: Mapping[str, Any]) -> list[tuple[str, str, Any]]:

@@ -275,8 +275,8 @@ def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     result = cli("merge", one, two, three_again)
     assert result.exit_code == 2
     assert result.output.startswith(
-        f"ground-gate: error: {three_again} (shard 3/3): the config (resolved digest) differs "
-        f"from {one} (shard 1/3)'s (sha256:"
+        f"ground-gate: error: {three_again} (shard 3/3): the config (resolved digest) is not "
+        f"{one} (shard 1/3)'s (sha256:"
     )
 
     # other data: a row edited before shard 3 ran, the config as it was
@@ -287,7 +287,7 @@ def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     cli("run", "-c", config, "--shard", "3/3", "--output-json", three_again, "--quiet")
     result = cli("merge", one, two, three_again)
     assert result.exit_code == 2
-    assert "(shard 3/3): the datasets (name, digest, rows) differs from" in result.output
+    assert "(shard 3/3): the dataset list (name, digest, rows) is not" in result.output
 
     # another prompt version
     report = load(three)
@@ -296,7 +296,7 @@ def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     result = cli("merge", one, two, three)
     assert result.exit_code == 2
     assert result.output == (
-        f"ground-gate: error: {three} (shard 3/3): the prompt version differs from {one} "
+        f"ground-gate: error: {three} (shard 3/3): the prompt version is not {one} "
         f"(shard 1/3)'s (0-older against {load(one)['judge']['prompt_version']}); shards must "
         "come from one config, data and prompts\n"
     )

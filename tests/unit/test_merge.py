@@ -67,7 +67,7 @@ def test_merge_reports__an_incomplete_shard_makes_an_incomplete_merge() -> None:
         ),
         (
             lambda s: s[1][1]["shard"].update(dataset_rows={"support": 3}),
-            "shard-2.json (shard 2/2): the datasets (name, digest, rows) differs from "
+            "shard-2.json (shard 2/2): the dataset list (name, digest, rows) is not "
             'shard-1.json (shard 1/2)\'s ([["support", null, 3]] against [["support", null, 2]]); '
             "shards must come from one config, data and prompts",
         ),
