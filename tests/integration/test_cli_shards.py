@@ -367,3 +367,28 @@ def test_run__a_bad_shard_is_a_usage_error(project) -> None:
     result = cli("run", "-c", config, "--shard", "4/3")
     assert result.exit_code == 2
     assert "Invalid value for '--shard': '4/3': K must be between 1 and N (3)" in result.output
+
+
+def test_run__a_row_added_moves_no_other_row_to_another_shard(project, tmp_path: Path) -> None:
+    config, _ = project
+
+    def placement(out: Path) -> dict[tuple[str, int], int]:
+        """(dataset, position) -> shard, over the three shards' reports."""
+        out.mkdir()
+        return {
+            (row["dataset"], row["position"]): load(path)["shard"]["index"]
+            for path in run_shards(config, out)
+            for row in load(path)["rows"]
+        }
+
+    before = placement(tmp_path / "before")
+    # a row without an id inserted first: every id-less row after it is renumbered (row-N)
+    summaries = config.parent / "summaries.jsonl"
+    added = {"document": "Report 99: sales fell.", "response": "Sales fell."}
+    summaries.write_text(json.dumps(added) + "\n" + summaries.read_text())
+    after = placement(tmp_path / "after")
+
+    shifted = {(d, p + (d == "summaries")): shard for (d, p), shard in before.items()}
+    assert {k: v for k, v in after.items() if k != ("summaries", 0)} == shifted
+    assert ("summaries", 0) in after
+    assert len(set(before.values())) == 3
