@@ -14,6 +14,7 @@ the merged report out, MergeError on bad input. `read_report` reads and checks o
 from __future__ import annotations
 
 import json
+import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,24 +63,31 @@ def read_report(path: Path) -> dict[str, Any]:
     """A JSON report from `path`, checked against the published schema; MergeError naming
     the file and the problem otherwise."""
     try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode):
+            raise MergeError(f"{path}: not a regular file, expected a JSON report")
+        if info.st_size > MAX_REPORT_BYTES:
             raise MergeError(f"{path}: larger than {MAX_REPORT_BYTES >> 20} MB, not a report")
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise MergeError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise MergeError(f"{path}: is a directory, expected a JSON report") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise MergeError(f"{path}: cannot read it ({exc})") from None
     try:
-        report = json.loads(text)
+        report = json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
         raise MergeError(
             f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
         ) from None
+    except ValueError as exc:
+        raise MergeError(f"{path}: not JSON ({exc})") from None
     check_report(str(path), report)
     assert isinstance(report, dict)
     return report
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def check_report(name: str, report: Any) -> None:

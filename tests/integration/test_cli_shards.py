@@ -333,6 +333,12 @@ def test_merge__refuses_files_that_are_not_shard_reports(project, tmp_path: Path
         "made by `ground-gate run --shard K/N`)\n"
     )
 
+    nan = tmp_path / "nan.json"
+    nan.write_text(three.read_text().replace('"seconds": ', '"seconds": NaN, "x": ', 1))
+    result = cli("merge", one, two, nan)
+    assert result.exit_code == 2
+    assert result.output == f"ground-gate: error: {nan}: not JSON (NaN is not a JSON number)\n"
+
     result = cli("merge", one, two, tmp_path / "absent.json")
     assert result.exit_code == 2
     assert result.output == f"ground-gate: error: {tmp_path / 'absent.json'}: no such file\n"
