@@ -314,10 +314,29 @@ class MergeOptions:
 def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
     """`ground-gate merge`: read the shard reports, merge them, write the outputs asked
     for; the exit code is the unsharded run's."""
-    reports = [(str(path), read_report(path)) for path in options.reports]
-    baseline = read_baseline(options.baseline) if options.baseline else None
-    digest = file_digest(options.baseline) if options.baseline else None
-    report = merge_reports(reports, baseline, digest)
+    report, baseline = read_merged(options)
     return finish(
         report, baseline, options.output_json, options.output_md, options.output_junit, echo
     )
+
+
+def read_merged(options: MergeOptions) -> tuple[Report, dict[str, Any] | None]:
+    """The merged report of `options.reports` and the baseline it was compared with; nothing
+    is written (the action's workflow_run mode renders it itself)."""
+    reports = [(str(path), read_report(path)) for path in options.reports]
+    baseline = read_baseline(options.baseline) if options.baseline else None
+    digest = file_digest(options.baseline) if options.baseline else None
+    return merge_reports(reports, baseline, digest), baseline
+
+
+def matching_reports(directory: Path, pattern: str) -> tuple[Path, ...]:
+    """The files a glob relative to `directory` matches (`**` for any depth), sorted and
+    relative to it, e.g. `ground-gate-shards/*/report.json` after the workflow downloaded
+    each shard's artifact into its own folder; MergeError when nothing matches."""
+    found = tuple(sorted(path.relative_to(directory) for path in directory.glob(pattern)))
+    if not found:
+        raise MergeError(
+            f"no shard report matches '{pattern}' in the working directory: download the shard "
+            "jobs' artifacts there first"
+        )
+    return found
