@@ -33,6 +33,7 @@ from ground_gate.github.artifact import (
     Load,
     publish_artifact,
     read_artifact,
+    refuse_oversized,
     shards_pr_number,
 )
 from ground_gate.github.client import GitHubClient
@@ -135,6 +136,8 @@ def _merged_shards(settings: Settings) -> Load:
         _report_dir(settings)
         try:
             files = matching_reports(Path.cwd(), settings.merge or "")
+            for path in files:
+                refuse_oversized(path)
             report, _ = read_merged(MergeOptions(files, baseline=settings.baseline))
         except MergeError as exc:
             raise ArtifactRefused(

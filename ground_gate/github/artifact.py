@@ -73,11 +73,7 @@ def read_artifact(paths: ReportPaths) -> Artifact:
                 f"'{REPORT_DIR}' artifact into the working directory first (see {DOCS})"
             )
     try:
-        if paths.json.stat().st_size > MAX_REPORT_BYTES:
-            raise ArtifactRefused(
-                f"{paths.json}: larger than {MAX_REPORT_BYTES // 2**20} MiB; not a report "
-                "ground-gate would write, nothing was posted"
-            )
+        refuse_oversized(paths.json)
         report = json.loads(paths.json.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ArtifactRefused(
@@ -87,6 +83,16 @@ def read_artifact(paths: ReportPaths) -> Artifact:
     if not isinstance(report, dict):
         raise ArtifactRefused(f"{paths.json}: expected a JSON object (a ground-gate report)")
     return Artifact(report=report, pr_number=read_pr_number_file(paths.pr_number))
+
+
+def refuse_oversized(path: Path) -> None:
+    """ArtifactRefused for a file larger than any report ground-gate writes: a privileged run
+    does not read a pull request's gigabytes."""
+    if path.is_file() and path.stat().st_size > MAX_REPORT_BYTES:
+        raise ArtifactRefused(
+            f"{path}: larger than {MAX_REPORT_BYTES // 2**20} MiB; not a report ground-gate "
+            "would write, nothing was posted"
+        )
 
 
 def shards_pr_number(reports: Sequence[Path]) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from ground_gate.github import artifact
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
@@ -426,3 +427,26 @@ def test_workflow_run_merge__shards_naming_different_pull_requests_are_refused(
     assert "the shard reports name different pull requests (3, 18); nothing was posted" in (
         result.output
     )
+
+
+def test_workflow_run_merge__an_oversized_shard_is_refused_unread(
+    tmp_path: Path,
+    judge: FakeOpenAI,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    shard_folders: list[Path],
+) -> None:
+    env = workflow_run_env(tmp_path, judge, github, shard_folders)
+    path = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-shards/ground-gate-shard-4/report.json"
+    others = max(p.stat().st_size for p in path.parents[1].glob("*/report.json"))
+    path.write_text(path.read_text() + " " * (others + 1 - path.stat().st_size))  # still JSON
+    monkeypatch.setattr(artifact, "MAX_REPORT_BYTES", others)
+
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 2, result.output
+    assert github.requests == []
+    assert (
+        "not publishing the pull request run's report: "
+        "ground-gate-shards/ground-gate-shard-4/report.json: larger than"
+    ) in result.output
