@@ -192,7 +192,7 @@ def shard_problems(tmp_path: Path, event: str = "pull_request", **inputs: str) -
     [
         ({"shard": "5/4"}, "pull_request", "INPUT_SHARD: '5/4': K must be between 1 and N (4)"),
         ({"shard": "two"}, "pull_request", "INPUT_SHARD: 'two': expected K/N, e.g. 1/4"),
-        ({"merge": "/tmp/*.json"}, "pull_request", "INPUT_MERGE: expected a glob relative to"),
+        ({"merge": "/shards/*.json"}, "pull_request", "INPUT_MERGE: expected a glob relative to"),
         (
             {"shard": "1/4", "merge": "s/*.json"},
             "pull_request",
