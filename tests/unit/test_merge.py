@@ -4,12 +4,13 @@ MergeError naming the report and the problem."""
 from __future__ import annotations
 
 import copy
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ground_gate.errors import MergeError
-from ground_gate.merge import merge_reports
+from ground_gate.merge import matching_reports, merge_reports
 from ground_gate.report.types import ShardEntry
 from tests.unit import test_report
 
@@ -116,3 +117,32 @@ def test_merge_reports__a_baseline_the_shards_used_must_be_given_and_the_same() 
     )
     merged = merge_reports(shards, test_report.report(), "sha256:aaa")
     assert all("baseline" in e for e in merged["scores"])
+
+
+def test_matching_reports__what_download_artifact_left_sorted_and_relative(
+    tmp_path: Path,
+) -> None:
+    for name in ("ground-gate-shard-2", "ground-gate-shard-10", "ground-gate-shard-1"):
+        (tmp_path / "shards" / name).mkdir(parents=True)
+        (tmp_path / "shards" / name / "report.json").write_text("{}")
+        (tmp_path / "shards" / name / "report.md").write_text("")
+    (tmp_path / "ground-gate-report").mkdir()
+    (tmp_path / "ground-gate-report" / "report.json").write_text("{}")
+
+    found = matching_reports(tmp_path, "shards/*/report.json")
+
+    assert [p.as_posix() for p in found] == [
+        "shards/ground-gate-shard-1/report.json",
+        "shards/ground-gate-shard-10/report.json",
+        "shards/ground-gate-shard-2/report.json",
+    ]
+    assert matching_reports(tmp_path, "**/ground-gate-shard-1*/*.json") == found[:2]
+
+
+def test_matching_reports__nothing_matched_says_to_download_first(tmp_path: Path) -> None:
+    with pytest.raises(MergeError) as caught:
+        matching_reports(tmp_path, "shards/*/report.json")
+    assert str(caught.value) == (
+        "no shard report matches 'shards/*/report.json' in the working directory: download "
+        "the shard jobs' artifacts there first"
+    )
