@@ -235,3 +235,7 @@ def test_gitlab__the_image_is_the_published_one_with_the_cli_as_entry_point() ->
     assert base["image"] == {"name": "ghcr.io/OWNER/ground-gate:1", "entrypoint": [""]}
     for name in ("ground-gate-shard", "ground-gate"):
         assert GITLAB[name]["extends"] == ".ground-gate"
+    # the local judge's model is looked for where the shard jobs' cache keeps it
+    model_dir = base["variables"]["GROUND_GATE_MODEL_DIR"]
+    cached = [c["paths"] for c in GITLAB["ground-gate-shard"]["cache"]]
+    assert model_dir.removeprefix("$CI_PROJECT_DIR/") + "/" in [p for ps in cached for p in ps]
