@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import ConfigError
 
 CommentMode = Literal["auto", "always", "never"]
@@ -52,6 +53,8 @@ class Settings:
     comment_id: str
     baseline: Path | None
     fail_on_threshold: bool
+    shard: Shard | None  # score this shard only; never comment (the merge job does)
+    merge: str | None  # a glob of shard reports to merge instead of evaluating
     openai_base_url: str | None
     azure_endpoint: str | None
     azure_api_version: str | None
@@ -89,6 +92,8 @@ class Settings:
             "comment_id": take("INPUT_COMMENT-ID", _comment_id),
             "baseline": take("INPUT_BASELINE", _optional_path(base)),
             "fail_on_threshold": take("INPUT_FAIL-ON-THRESHOLD", _boolean(default=True)),
+            "shard": take("INPUT_SHARD", _optional_shard),
+            "merge": take("INPUT_MERGE", _optional_glob),
             "openai_base_url": take("INPUT_OPENAI-BASE-URL", _optional_url),
             "azure_endpoint": take("INPUT_AZURE-ENDPOINT", _optional_url),
             "azure_api_version": take("INPUT_AZURE-API-VERSION", _optional_token),
@@ -108,6 +113,9 @@ class Settings:
             errors.append(
                 "INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"
             )
+        errors += _mode_conflicts(values)
+        if values["shard"] is not None and values["comment"] == "auto":
+            values["comment"] = "never"
         if errors:
             raise ConfigError(
                 "the action's environment is incomplete or invalid:\n"
@@ -134,6 +142,19 @@ class Settings:
         https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
         """
         return self.event_name == "workflow_run"
+
+
+def _mode_conflicts(values: Mapping[str, Any]) -> list[str]:
+    """What `shard` cannot go with: one PR comment is written, by the merge job."""
+    if values["shard"] is None:
+        return []
+    if values["merge"]:
+        return ["INPUT_SHARD and INPUT_MERGE: a step runs a shard or merges them, not both"]
+    if values["comment"] == "always":
+        return ["INPUT_SHARD: a shard never comments (the merge job does); remove comment: always"]
+    if values["event_name"] == "workflow_run":
+        return ["INPUT_SHARD: a workflow_run run never evaluates; run the shards on pull_request"]
+    return []
 
 
 # The judge reads its key from the variable the runner already set for the input: the secret
@@ -212,6 +233,27 @@ def _existing_file(raw: str) -> Path | None:
     if not Path(raw).is_file():
         raise _Invalid(f"expected the event payload file, {raw!r} does not exist")
     return Path(raw)
+
+
+def _optional_shard(raw: str) -> Shard | None:
+    if not raw:
+        return None
+    try:
+        return parse_shard(raw)
+    except ValueError as exc:
+        raise _Invalid(str(exc)) from None
+
+
+def _optional_glob(raw: str) -> str | None:
+    """A glob relative to working-directory, e.g. ground-gate-shards/*/report.json."""
+    if not raw:
+        return None
+    if raw.startswith(("/", "\\")) or re.match(r"[A-Za-z]:", raw) or "\0" in raw:
+        raise _Invalid(
+            f"expected a glob relative to working-directory, e.g. "
+            f"ground-gate-shards/*/report.json, got {raw!r}"
+        )
+    return raw
 
 
 def _comment_mode(raw: str) -> CommentMode:

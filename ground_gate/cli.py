@@ -19,8 +19,11 @@ import click
 from ground_gate import __version__
 from ground_gate.config.loader import load_config, schema_text
 from ground_gate.datasets import iter_samples
+from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import GroundGateError
 from ground_gate.local.commands import models
+from ground_gate.merge import MergeOptions
+from ground_gate.merge import merge as merge_shards
 from ground_gate.outcome import EXIT_ERROR, install_signal_policy
 from ground_gate.pipeline import CalibrateOptions, Outcome, RunOptions, execute, report_text
 from ground_gate.pipeline import calibrate as calibrate_run
@@ -82,6 +85,29 @@ def _configure_logging(verbose: int) -> None:
     logger.setLevel(logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING)
 
 
+def _shard_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Shard | None:
+    if value is None:
+        return None
+    try:
+        return parse_shard(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def _junit_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value == STDOUT:
+        raise click.BadParameter("write JUnit XML to a file; '-' is for --output-json/-md")
+    return value
+
+
+output_junit_option = click.option(
+    "--output-junit",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_junit_path,
+    help="Write JUnit XML here: a testsuite per dataset, a testcase per row and per threshold.",
+)
+
+
 def _to_file(path: Path | None) -> Path | None:
     return None if path == STDOUT else path
 
@@ -128,6 +154,14 @@ def _print_outcome(
     type=click.Path(dir_okay=False, path_type=Path),
     help="An earlier JSON report to compare with.",
 )
+@click.option(
+    "--shard",
+    callback=_shard_option,
+    metavar="K/N",
+    help="Score only shard K of N (rows placed by a hash of dataset and row key); "
+    "join the N JSON reports with `ground-gate merge`. A complete shard exits 0.",
+)
+@output_junit_option
 @click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
 @user_errors
 def run(
@@ -138,6 +172,8 @@ def run(
     limit: int | None,
     no_cache: bool,
     baseline: Path | None,
+    shard: Shard | None,
+    output_junit: Path | None,
     quiet: bool,
 ) -> None:
     """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
@@ -149,9 +185,51 @@ def run(
         output_json=_to_file(output_json),
         output_md=_to_file(output_md),
         baseline=baseline,
+        shard=shard,
+        output_junit=output_junit,
     )
     _one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, _echo_err)
+    _print_outcome(outcome, output_json, output_md, quiet)
+    sys.exit(outcome.exit_code)
+
+
+@cli.command()
+@click.argument("reports", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--output-json",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the merged JSON report here ('-': stdout).",
+)
+@click.option(
+    "--output-md",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the markdown report here ('-': stdout).",
+)
+@output_junit_option
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The earlier JSON report the shards were compared with (or to compare with now).",
+)
+@click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
+@user_errors
+def merge(
+    reports: tuple[Path, ...],
+    output_json: Path | None,
+    output_md: Path | None,
+    output_junit: Path | None,
+    baseline: Path | None,
+    quiet: bool,
+) -> None:
+    """Join the JSON reports of `run --shard K/N` (all N of them) into the unsharded run's
+    report; exit 0 (passed), 1 (failed) or 2 (a shard missing, repeated or from another
+    config, datasets or prompts; a report that is not valid)."""
+    _one_stdout(output_json, output_md)
+    options = MergeOptions(
+        reports, baseline, _to_file(output_json), _to_file(output_md), output_junit
+    )
+    outcome = merge_shards(options, _echo_err)
     _print_outcome(outcome, output_json, output_md, quiet)
     sys.exit(outcome.exit_code)
 

@@ -30,3 +30,8 @@ class ModelError(GroundGateError):
 
 class GitHubError(GroundGateError):
     """A GitHub API call failed."""
+
+
+class MergeError(GroundGateError):
+    """Shard reports that cannot be merged: missing or repeated shards, different configs,
+    datasets or prompts, or a file that is not a valid report."""

@@ -19,6 +19,8 @@ from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config, JudgeConfig, Threshold
 from ground_gate.dataset_scores import summarise
 from ground_gate.datasets import Sample, load_samples
+from ground_gate.datasets.identity import file_digest
+from ground_gate.datasets.shards import Shard
 from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
@@ -37,9 +39,10 @@ from ground_gate.report.json_report import (
     build_report,
     schema_problems,
 )
+from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
-from ground_gate.report.types import Report
+from ground_gate.report.types import Report, ShardEntry
 from ground_gate.results import RowResult
 from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
 
@@ -57,6 +60,8 @@ class RunOptions:
     output_md: Path | None = None
     baseline: Path | None = None
     judge_overrides: Mapping[str, Any] = field(default_factory=dict)
+    shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
+    output_junit: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -180,6 +185,9 @@ class _Job:
     metrics: list[Metric]
     baseline: Mapping[str, Any] | None = None  # an earlier JSON report (--baseline)
     evidence: EvidenceResult = field(default_factory=EvidenceResult)
+    digests: Mapping[str, str] = field(default_factory=dict)  # dataset name -> file digest
+    shard: ShardEntry | None = None  # with --shard: what the report says of it
+    positions: Mapping[tuple[str, str], int] = field(default_factory=dict)
 
     @property
     def names(self) -> list[str]:
@@ -214,6 +222,10 @@ class _Job:
             on_error=self.config.on_error,
             evidence_policy=self.evidence_policy,
             evidence_problem=self.evidence.problem,
+            resolved_digest=self.config.resolved_digest,
+            dataset_digests=self.digests,
+            shard=self.shard,
+            positions=self.positions,
         )
 
     def evidence_step(
@@ -248,7 +260,26 @@ def _job(options: RunOptions, env: Mapping[str, str]) -> _Job:
         config = replace(config, judge=replace(config.judge, **options.judge_overrides))
     work = select_work(config, options.datasets, options.limit)
     baseline = read_baseline(options.baseline) if options.baseline else None
-    return _Job(options, config, work, build_metrics(config.metrics), baseline)
+    names = {name for name, _ in work}
+    digests = {d.name: file_digest(d.path) for d in config.datasets if d.name in names}
+    job = _Job(options, config, work, build_metrics(config.metrics), baseline, digests=digests)
+    if options.shard is not None:
+        _keep_shard(job, options.shard)
+    return job
+
+
+def _keep_shard(job: _Job, shard: Shard) -> None:
+    """Keep the rows of `shard` only, recording what a merge needs: each dataset's rows
+    before sharding and each row's place among them."""
+    baseline = job.options.baseline
+    job.shard = {
+        "index": shard.index,
+        "count": shard.count,
+        "dataset_rows": {name: len(samples) for name, samples in job.work},
+        "baseline_digest": file_digest(baseline) if baseline else None,
+    }
+    job.positions = {(name, s.id): i for name, rows in job.work for i, s in enumerate(rows)}
+    job.work = [(name, [s for s in rows if shard.holds(name, s.key)]) for name, rows in job.work]
 
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
@@ -264,11 +295,31 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
             f"missing ({job.evidence.problem}); the scores and the gate verdict do not use them"
         )
     report = job.report(result, info)
-    markdown = render_markdown(report, baseline=job.baseline, worst_rows=WORST_ROWS)
-    written = _write_outputs(
-        options.output_json, report_text(report), options.output_md, markdown, echo
+    return finish(
+        report, job.baseline, options.output_json, options.output_md, options.output_junit, echo
     )
-    code = exit_code(passed=report["passed"], incomplete=bool(report["incomplete"]))
+
+
+def finish(
+    report: Report,
+    baseline: Mapping[str, Any] | None,
+    json_path: Path | None,
+    md_path: Path | None,
+    junit_path: Path | None,
+    echo: Callable[[str], None],
+) -> Outcome:
+    """Render the report, write the outputs asked for, and say how the run ends. A shard's
+    own verdict covers its rows only: it exits 0 once complete, and the merge gates."""
+    markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
+    outputs = [(json_path, report_text(report)), (md_path, markdown)]
+    if junit_path is not None:
+        outputs.append((junit_path, render_junit(report)))
+    written = _write_outputs(outputs, echo)
+    code = exit_code(
+        passed=report["passed"],
+        incomplete=bool(report["incomplete"]),
+        fail_on_threshold="shard" not in report,
+    )
     return Outcome(report, markdown, code if written else EXIT_ERROR)
 
 
@@ -277,17 +328,11 @@ def report_text(report: Mapping[str, Any]) -> str:
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
 
-def _write_outputs(
-    json_path: Path | None,
-    json_text: str,
-    md_path: Path | None,
-    md_text: str,
-    echo: Callable[[str], None],
-) -> bool:
-    """Write the reports asked for; a file that cannot be written is named (exit 2), and
-    the other file is still written and the markdown still printed."""
+def _write_outputs(outputs: Sequence[tuple[Path | None, str]], echo: Callable[[str], None]) -> bool:
+    """Write the reports asked for ((path or None, text) pairs); a file that cannot be
+    written is named (exit 2), and the others are still written and the markdown printed."""
     written = True
-    for path, text in ((json_path, json_text), (md_path, md_text)):
+    for path, text in outputs:
         if path is None:
             continue
         try:
@@ -384,7 +429,7 @@ def calibrate(
         _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
     ]
     written = _write_outputs(
-        options.output_json, report_text(report), options.output_md, markdown, echo
+        [(options.output_json, report_text(report)), (options.output_md, markdown)], echo
     )
     code = EXIT_ERROR if result.incomplete or not written else EXIT_PASSED
     return Outcome(report, markdown, code)

@@ -7,9 +7,11 @@ Every problem is reported at once, one line each: `file:line: key.path: what was
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import stat
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -60,7 +62,16 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
     if problems:
         lines = sorted(dict.fromkeys(problems), key=lambda p: (p.line, format_key_path(p.path)))
         raise ConfigError("\n".join(p.render(file) for p in lines))
-    return _build(data, path, hashlib.sha256(raw).hexdigest(), document)
+    config = _build(data, path, hashlib.sha256(raw).hexdigest(), document)
+    return replace(config, resolved_digest=resolved_digest(data))
+
+
+def resolved_digest(data: Any) -> str:
+    """The hex SHA-256 of the config as it applies, after `${VAR}` interpolation and YAML
+    merge keys: canonical JSON (sorted keys), so comments and layout do not count and two
+    runs with different environments say so."""
+    canonical = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
 def _read(path: Path) -> bytes:

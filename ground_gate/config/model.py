@@ -184,6 +184,7 @@ class Config:
     version: int = 1
     path: Path | None = None  # the file it was read from
     digest: str = ""  # sha256 of the file's bytes, for the report
+    resolved_digest: str = ""  # sha256 of the config after interpolation (loader.resolved_digest)
 
     def thresholds_for(self, dataset: DatasetConfig) -> dict[str, Threshold]:
         merged = dict(self.thresholds)

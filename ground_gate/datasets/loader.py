@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ground_gate.config.model import DatasetConfig
 from ground_gate.datasets.formats import read_rows
+from ground_gate.datasets.identity import CONTENT_KEY, nth_copy
 from ground_gate.datasets.limits import check_row
 from ground_gate.datasets.sample import Sample
 from ground_gate.datasets.validation import to_sample
@@ -19,10 +21,15 @@ def load_samples(dataset: DatasetConfig) -> list[Sample]:
 def iter_samples(dataset: DatasetConfig) -> Iterator[Sample]:
     """Stream the dataset's rows as Samples, stopping after `dataset.limit` of them."""
     first_line: dict[str, int] = {}
+    copies: dict[str, int] = {}  # content key -> identical rows seen so far
     count = 0
     for row in read_rows(dataset.path, dataset.name, dataset.limits):
         check_row(row, dataset.limits)
         sample = to_sample(row, dataset.fields)
+        if sample.key.startswith(CONTENT_KEY):
+            seen = copies.get(sample.key, 0)
+            copies[sample.key] = seen + 1
+            sample = replace(sample, key=nth_copy(sample.key, seen))
         if sample.id in first_line:
             raise DatasetError(
                 f"{row.where}: duplicate id '{sample.id}' (first on line {first_line[sample.id]})"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True)
@@ -16,6 +16,9 @@ class Sample:
     line: int | None = None  # where the row starts in its file, for messages
     # (field, passage) cut before judging because it speaks to the judge (metrics/steering.py)
     addressed: tuple[tuple[str, str], ...] = ()
+    # what places the row in a shard: its id when the row has one, else a digest of its
+    # content (datasets/identity.py); derived from the other fields, so not compared
+    key: str = field(default="", compare=False)
 
     @property
     def source_text(self) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 
 from ground_gate.datasets.fields import columns
 from ground_gate.datasets.formats import Row
+from ground_gate.datasets.identity import content_key, id_key
 from ground_gate.datasets.sample import Sample
 from ground_gate.errors import DatasetError
 from ground_gate.values import describe_json_value
@@ -19,20 +20,29 @@ MAX_ID_CHARS = 256  # ids name rows in reports and comments
 
 
 def to_sample(row: Row, fields: Mapping[str, str]) -> Sample:
+    """The row as a Sample. A row without an id is shown as `row-N` (its place in the file,
+    where a reader finds it), but keyed by its content (datasets/identity.py): the key, not
+    the place, decides its shard."""
     chosen = columns(row, fields)
+    given = _id(row, chosen["id"])
+    sources = _sources(row, chosen["context"])
+    response = _text(row, chosen["response"], "response")
+    question = _question(row, chosen["question"])
     return Sample(
-        id=_id(row, chosen["id"]),
-        sources=_sources(row, chosen["context"]),
-        response=_text(row, chosen["response"], "response"),
-        question=_question(row, chosen["question"]),
+        id=f"row-{row.number}" if given is None else given,
+        sources=sources,
+        response=response,
+        question=question,
         line=row.line,
+        key=content_key(sources, question, response) if given is None else id_key(given),
     )
 
 
-def _id(row: Row, column: str | None) -> str:
+def _id(row: Row, column: str | None) -> str | None:
+    """The row's own id; None when it has none."""
     value = None if column is None else row.values[column]
     if value is None or (isinstance(value, str) and not value.strip()):
-        return f"row-{row.number}"
+        return None
     if isinstance(value, bool) or not isinstance(value, str | int):
         raise DatasetError(
             f"{row.where}: '{column}' (the id): expected a string or an integer, got "

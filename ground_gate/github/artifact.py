@@ -12,15 +12,27 @@ from __future__ import annotations
 import json
 import sys
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
 from ground_gate.errors import ConfigError, GitHubError
-from ground_gate.github.event import load_event, read_pr_number_file, workflow_run_head_sha
+from ground_gate.github.event import (
+    PR_NUMBER_FILE,
+    load_event,
+    read_pr_number_file,
+    workflow_run_head_sha,
+)
 from ground_gate.github.outputs import annotate, append_step_summary, write_outputs
-from ground_gate.github.publish import PublishResult, ReportPaths, publish_report, report_paths
+from ground_gate.github.publish import (
+    PublishResult,
+    ReportPaths,
+    fenced,
+    publish_report,
+    report_paths,
+)
 from ground_gate.github.sticky_comment import DOCS, REPORT_DIR, GitHubAPI, Sleep, with_retries
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024
@@ -41,6 +53,11 @@ class Artifact:
     pr_number: int
 
 
+# Reads what the pull-request run left (raising ArtifactRefused for what is not a report):
+# `read_artifact` for one report, the action's merge for a sharded run's shard reports.
+Load = Callable[[ReportPaths], Artifact]
+
+
 @dataclass(frozen=True)
 class Refusal:
     message: str
@@ -56,11 +73,7 @@ def read_artifact(paths: ReportPaths) -> Artifact:
                 f"'{REPORT_DIR}' artifact into the working directory first (see {DOCS})"
             )
     try:
-        if paths.json.stat().st_size > MAX_REPORT_BYTES:
-            raise ArtifactRefused(
-                f"{paths.json}: larger than {MAX_REPORT_BYTES // 2**20} MiB; not a report "
-                "ground-gate would write, nothing was posted"
-            )
+        refuse_oversized(paths.json)
         report = json.loads(paths.json.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
         raise ArtifactRefused(
@@ -72,11 +85,40 @@ def read_artifact(paths: ReportPaths) -> Artifact:
     return Artifact(report=report, pr_number=read_pr_number_file(paths.pr_number))
 
 
+def refuse_oversized(path: Path) -> None:
+    """ArtifactRefused for a file larger than any report ground-gate writes: a privileged run
+    does not read a pull request's gigabytes."""
+    if path.is_file() and path.stat().st_size > MAX_REPORT_BYTES:
+        raise ArtifactRefused(
+            f"{path}: larger than {MAX_REPORT_BYTES // 2**20} MiB; not a report ground-gate "
+            "would write, nothing was posted"
+        )
+
+
+def shards_pr_number(reports: Sequence[Path]) -> int:
+    """The pull request's number that the shard runs left beside their reports; every
+    shard that left one must name the same."""
+    files = [path.parent / PR_NUMBER_FILE for path in reports]
+    numbers = sorted({read_pr_number_file(f) for f in files if f.is_file()})
+    if not numbers:
+        raise ConfigError(
+            f"no {PR_NUMBER_FILE} beside the shard reports: upload each shard's whole "
+            f"'{REPORT_DIR}' folder as its artifact (see {DOCS})"
+        )
+    if len(numbers) > 1:
+        raise ArtifactRefused(
+            f"the shard reports name different pull requests ({', '.join(map(str, numbers))}); "
+            "nothing was posted"
+        )
+    return numbers[0]
+
+
 def publish_artifact(
     settings: Settings,
     *,
     client: GitHubAPI | None,
     render: Render,
+    load: Load = read_artifact,
     out: TextIO | None = None,
     sleep: Sleep = time.sleep,
 ) -> PublishResult:
@@ -88,7 +130,7 @@ def publish_artifact(
     out = out or sys.stdout
     paths = report_paths(settings)
     try:
-        artifact = read_artifact(paths)
+        artifact = load(paths)
         markdown = render(artifact.report)
     except ArtifactRefused as exc:
         return _refused(settings, str(exc), out)
@@ -117,9 +159,8 @@ def _refused(settings: Settings, why: str, out: TextIO) -> PublishResult:
     annotate("warning", message, out, title="ground-gate")
     append_step_summary(
         settings.step_summary_path,
-        "## ground-gate: nothing published\n\nThe pull request run's report was refused "
-        "(it is not a report ground-gate writes), so no comment was posted. The reason is in "
-        "the job's warning annotation.\n",
+        "## ground-gate: nothing published\n\nThe pull request run's report was refused, so "
+        f"no comment was posted:\n\n{fenced(why)}",
         note="> [!NOTE]\n> Trimmed.",
     )
     summary = "ground-gate: the pull request run's report was refused; nothing was posted"

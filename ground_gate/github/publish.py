@@ -150,17 +150,22 @@ def report_error(settings: Settings, message: str, out: TextIO | None = None) ->
     """
     out = out or sys.stdout
     annotate("error", message, out, title="ground-gate")
-    # a message may quote a dataset: a fence longer than any run of backticks in it holds
-    fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", message)), default=0))
     append_step_summary(
         settings.step_summary_path,
-        f"## ground-gate could not run\n\n{fence}text\n{message}\n{fence}\n",
+        f"## ground-gate could not run\n\n{fenced(message)}",
         note="> [!NOTE]\n> The message was trimmed.",
     )
     write_outputs(
         settings.output_path,
         {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
     )
+
+
+def fenced(message: str) -> str:
+    """A message shown as is in markdown: it may quote a dataset or a report, so the fence is
+    longer than any run of backticks in it."""
+    fence = "`" * max(3, 1 + max((len(run) for run in re.findall("`+", message)), default=0))
+    return f"{fence}text\n{message}\n{fence}\n"
 
 
 def _write_outputs(
@@ -189,6 +194,8 @@ def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:
         annotate(
             "error", f"the evaluation did not complete: {incomplete}", out, title="ground-gate"
         )
+    if "shard" in report:  # its rows alone gate nothing: the merge job annotates, once
+        return
     for check in report_reader.failures(report):
         annotate(
             "error",

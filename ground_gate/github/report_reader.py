@@ -59,15 +59,27 @@ def scores_by_dataset(report: Mapping[str, Any]) -> dict[str, dict[str, float | 
 
 def summary_line(report: Mapping[str, Any], passed: bool) -> str:
     """One line for the `summary` output and the log, e.g. for a commit status description."""
+    return f"ground-gate: {_whose(report)}{_verdict(report, passed)}"
+
+
+def _whose(report: Mapping[str, Any]) -> str:
+    """A shard's verdict covers its rows only: say so before anyone reads it as the gate's."""
+    shard = report.get("shard")
+    if not isinstance(shard, Mapping):
+        return ""
+    return f"shard {shard.get('index')}/{shard.get('count')}, its rows only: "
+
+
+def _verdict(report: Mapping[str, Any], passed: bool) -> str:
     gated = [c for c in checks(report) if c.passed is not None]
     failed = [c for c in gated if c.passed is False]
     incomplete = incomplete_reason(report)
     if incomplete:
-        return f"ground-gate: incomplete run ({incomplete})"
+        return f"incomplete run ({incomplete})"
     if passed:
-        return f"ground-gate: passed, {len(gated)} of {len(gated)} checks met their thresholds"
+        return f"passed, {len(gated)} of {len(gated)} checks met their thresholds"
     shown = "; ".join(f"{c.dataset} {c.score}: {c.reason}" for c in failed[:3])
     more = f"; and {len(failed) - 3} more" if len(failed) > 3 else ""
-    return f"ground-gate: failed, {len(failed)} of {len(gated)} checks missed their thresholds" + (
+    return f"failed, {len(failed)} of {len(gated)} checks missed their thresholds" + (
         f" ({shown}{more})" if shown else ""
     )

@@ -22,6 +22,7 @@ from ground_gate.gate import BaselineVerdict, GateResult, Verdict, failing_rows
 from ground_gate.judge.base import Usage
 from ground_gate.report.types import (
     BaselineEntry,
+    ConfigRef,
     DatasetEntry,
     EvidenceSummary,
     MetricEntry,
@@ -29,6 +30,7 @@ from ground_gate.report.types import (
     RowEntry,
     RunStatus,
     ScoreEntry,
+    ShardEntry,
     ThresholdBounds,
     UnitEntry,
     UsageCounts,
@@ -160,29 +162,46 @@ def _metric(result: MetricResult) -> MetricEntry:
 
 
 def _rows(
-    rows: Sequence[RowResult], thresholds: Mapping[str, Mapping[str, Threshold]]
+    rows: Sequence[RowResult],
+    thresholds: Mapping[str, Mapping[str, Threshold]],
+    positions: Mapping[tuple[str, str], int] | None,
 ) -> list[RowEntry]:
     failing: dict[tuple[str, str], list[str]] = {}
     for dataset, sample_id, score in failing_rows(rows, thresholds):
         failing.setdefault((dataset, sample_id), []).append(score)
-    return [
-        {
+    entries: list[RowEntry] = []
+    for row in rows:
+        key = (row.dataset, row.sample_id)
+        entry: RowEntry = {
             "dataset": row.dataset,
             "id": row.sample_id,
             "seconds": row.seconds,
-            "failing": sorted(failing.get((row.dataset, row.sample_id), ())),
+            "failing": sorted(failing.get(key, ())),
             "metrics": {m.metric: _metric(m) for m in row.metrics},
             "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
         }
-        for row in rows
-    ]
+        if positions is not None:
+            entry["position"] = positions[key]
+        entries.append(entry)
+    return entries
 
 
-def _datasets(datasets: Sequence[tuple[str, int]], rows: Sequence[RowResult]) -> list[DatasetEntry]:
-    return [
-        {"name": name, "rows": count, "scored": sum(1 for r in rows if r.dataset == name)}
-        for name, count in datasets
-    ]
+def _datasets(
+    datasets: Sequence[tuple[str, int]],
+    rows: Sequence[RowResult],
+    digests: Mapping[str, str],
+) -> list[DatasetEntry]:
+    entries: list[DatasetEntry] = []
+    for name, count in datasets:
+        entry: DatasetEntry = {
+            "name": name,
+            "rows": count,
+            "scored": sum(1 for r in rows if r.dataset == name),
+        }
+        if name in digests:
+            entry["digest"] = digests[name]
+        entries.append(entry)
+    return entries
 
 
 def _evidence(
@@ -217,28 +236,40 @@ def build_report(
     evidence_policy: str | None = None,
     evidence_problem: str | None = None,
     created_at: datetime | None = None,
+    resolved_digest: str | None = None,
+    dataset_digests: Mapping[str, str] | None = None,
+    shard: ShardEntry | None = None,
+    positions: Mapping[tuple[str, str], int] | None = None,
 ) -> Report:
     """The report: a plain dict (json.dumps writes it as it is), typed by `report.types`.
 
-    datasets: (name, rows selected) pairs in config order.
+    datasets: (name, rows selected) pairs in config order; dataset_digests: name -> the
+    "sha256:<hex>" of its file (datasets.identity.file_digest).
     evidence_policy: groundedness's `evidence` setting (None: groundedness is off);
     evidence_problem: why some units the policy asked evidence for have none, if any.
+    shard, positions: for `run --shard K/N`, the shard and each row's place among its
+    dataset's rows ((dataset, row id) -> 0-based), so that a merge restores the order.
     """
+    config: ConfigRef = {"path": config_path, "digest": f"sha256:{config_digest}"}
+    if resolved_digest:
+        config["resolved_digest"] = f"sha256:{resolved_digest}"
     report: Report = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "ground-gate", "version": __version__},
         "created_at": (created_at or datetime.now(UTC)).isoformat(timespec="seconds"),
-        "config": {"path": config_path, "digest": f"sha256:{config_digest}"},
+        "config": config,
         "judge": dict(judge),
         "status": _status(gate),
         "passed": gate.passed,
         "incomplete": gate.incomplete,
         "on_error": on_error,
-        "datasets": _datasets(datasets, rows),
+        "datasets": _datasets(datasets, rows, dataset_digests or {}),
         "scores": [_score(v) for v in gate.verdicts],
-        "rows": _rows(rows, thresholds),
+        "rows": _rows(rows, thresholds, positions if shard is not None else None),
         "evidence": _evidence(rows, evidence_policy, evidence_problem),
         "usage": _usage_summary(usage_by_metric),
         "seconds": round(seconds, 3),
     }
+    if shard is not None:
+        report["shard"] = shard
     return report

@@ -25,6 +25,10 @@ UNVERIFIED_NOTE = (
     "request controls that run (its data, config and code), so this is what it reported, "
     "not a verdict of this repository."
 )
+SHARD_NOTE = (
+    "These scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
+    "reports into the run's report and gives the gate's verdict."
+)
 UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
 ROWS_SHOWN = 50
 SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
@@ -122,6 +126,13 @@ def _headline(report: Report, unverified: bool = False) -> list[str]:
     if unverified:
         return [f"## ground-gate: reported by the pull request's run: {status}", UNVERIFIED_NOTE]
     mark = {"passed": PASS, "failed": FAIL, "incomplete": WARN}[status]
+    if "shard" in report:
+        shard = report["shard"]
+        return [
+            f"## {mark} ground-gate: shard {shard['index']} of {shard['count']}: {status}",
+            "",
+            SHARD_NOTE,
+        ]
     return [f"## {mark} ground-gate: {status}"]
 
 

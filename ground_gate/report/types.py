@@ -23,13 +23,24 @@ class ToolInfo(TypedDict):
 
 class ConfigRef(TypedDict):
     path: str
-    digest: str  # "sha256:<hex>"
+    digest: str  # "sha256:<hex>" of the file's bytes
+    resolved_digest: NotRequired[str]  # "sha256:<hex>" of the config after interpolation
 
 
 class DatasetEntry(TypedDict):
     name: str
-    rows: int  # rows selected
+    rows: int  # rows selected (in a shard's report: this shard's)
     scored: int  # rows with a result
+    digest: NotRequired[str]  # "sha256:<hex>" of the dataset file's bytes
+
+
+class ShardEntry(TypedDict):
+    """What a `run --shard K/N` report says of its place, for `ground-gate merge`."""
+
+    index: int  # K, 1-based
+    count: int  # N
+    dataset_rows: dict[str, int]  # dataset name -> rows selected before sharding
+    baseline_digest: str | None  # "sha256:<hex>" of the --baseline report, if one was given
 
 
 class ThresholdBounds(TypedDict, total=False):
@@ -112,6 +123,7 @@ class RowEntry(TypedDict):
     failing: list[str]  # score names this row misses (or errored on), sorted
     metrics: dict[str, MetricEntry]  # metric name -> result
     addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
+    position: NotRequired[int]  # in a shard's report: the row's place among its dataset's rows
 
 
 class EvidenceSummary(TypedDict):
@@ -130,6 +142,7 @@ class Report(TypedDict):
     tool: ToolInfo
     created_at: str  # ISO 8601, to the second
     config: ConfigRef
+    shard: NotRequired[ShardEntry]  # only in the report of `run --shard K/N`
     judge: dict[str, Any]  # what the pipeline says of the judge: provider, model, ...
     status: RunStatus
     passed: bool

@@ -37,6 +37,8 @@ DEFAULT_INPUTS = {
     "comment-id": "default",
     "baseline": "",
     "fail-on-threshold": "true",
+    "shard": "",
+    "merge": "",
     "working-directory": ".",
 }
 

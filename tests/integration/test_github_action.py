@@ -146,6 +146,8 @@ def new_run(
         "comment-id": "default",
         "baseline": "",
         "fail-on-threshold": "true",
+        "shard": "",
+        "merge": "",
         "working-directory": ".",
     }
     action_defaults.update({k.replace("_", "-"): v for k, v in inputs.items()})

@@ -54,6 +54,8 @@ def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) ->
         "comment-id": "default",
         "baseline": "",
         "fail-on-threshold": "true",
+        "shard": "",
+        "merge": "",
         "working-directory": ".",
     }
     values.update({k.replace("_", "-"): v for k, v in inputs.items()})

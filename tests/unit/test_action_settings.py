@@ -7,6 +7,7 @@ import pytest
 
 from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.config.model import JudgeConfig
+from ground_gate.datasets.shards import Shard
 from ground_gate.errors import ConfigError
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
@@ -159,6 +160,61 @@ def test_settings__base_url_and_azure_endpoint_conflict(tmp_path: Path) -> None:
         "the action's environment is incomplete or invalid:\n"
         "  - INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"
     )
+
+
+def test_settings__shard_parsed_as_run_shard_parses_it_and_never_comments(
+    tmp_path: Path,
+) -> None:
+    settings = Settings.from_env(runner_env(tmp_path, shard=" 2 / 4 "))
+    assert settings.shard == Shard(2, 4)
+    assert settings.merge is None
+    assert settings.comment == "never"  # auto: one comment per pull request, the merge job's
+    assert Settings.from_env(runner_env(tmp_path)).shard is None
+
+
+def test_settings__merge_is_a_glob_relative_to_the_working_directory(tmp_path: Path) -> None:
+    settings = Settings.from_env(runner_env(tmp_path, merge="ground-gate-shards/*/report.json"))
+    assert settings.merge == "ground-gate-shards/*/report.json"
+    assert settings.shard is None
+    assert settings.comment == "auto"
+
+
+def shard_problems(tmp_path: Path, event: str = "pull_request", **inputs: str) -> list[str]:
+    env = runner_env(tmp_path, **inputs)
+    env["GITHUB_EVENT_NAME"] = event
+    with pytest.raises(ConfigError) as caught:
+        Settings.from_env(env)
+    return str(caught.value).splitlines()[1:]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "event", "problem"),
+    [
+        ({"shard": "5/4"}, "pull_request", "INPUT_SHARD: '5/4': K must be between 1 and N (4)"),
+        ({"shard": "two"}, "pull_request", "INPUT_SHARD: 'two': expected K/N, e.g. 1/4"),
+        ({"merge": "/shards/*.json"}, "pull_request", "INPUT_MERGE: expected a glob relative to"),
+        (
+            {"shard": "1/4", "merge": "s/*.json"},
+            "pull_request",
+            "INPUT_SHARD and INPUT_MERGE: a step runs a shard or merges them, not both",
+        ),
+        (
+            {"shard": "1/4", "comment": "always"},
+            "pull_request",
+            "INPUT_SHARD: a shard never comments (the merge job does); remove comment: always",
+        ),
+        (
+            {"shard": "1/4"},
+            "workflow_run",
+            "INPUT_SHARD: a workflow_run run never evaluates; run the shards on pull_request",
+        ),
+    ],
+)
+def test_settings__shard_and_merge_problems(
+    tmp_path: Path, inputs: dict[str, str], event: str, problem: str
+) -> None:
+    (found,) = shard_problems(tmp_path, event, **inputs)
+    assert found.startswith(f"  - {problem}"), found
 
 
 def test_judge_overrides__key_read_from_the_input_variable(tmp_path: Path) -> None:

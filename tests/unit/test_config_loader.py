@@ -140,6 +140,7 @@ def test_load_config__issue_example_gives_the_whole_config(tmp_path: Path) -> No
         version=1,
         path=path,
         digest=hashlib.sha256(path.read_bytes()).hexdigest(),
+        resolved_digest=config.resolved_digest,  # its own tests below
     )
 
 
@@ -381,6 +382,31 @@ def test_load_config__digest_is_sha256_of_the_file_bytes(in_tmp: Path) -> None:
     second = load(MINIMAL + "# a comment changes the digest\n")
     assert first.digest == hashlib.sha256(MINIMAL.encode()).hexdigest()
     assert second.digest != first.digest
+
+
+def test_load_config__resolved_digest_is_of_the_config_as_it_applies(in_tmp: Path) -> None:
+    with_env = MINIMAL.replace("provider: openai", "provider: openai, model: '${MODEL}'")
+    first = load(with_env, {"MODEL": "gpt-4o"})
+    assert (
+        first.resolved_digest
+        == hashlib.sha256(
+            json.dumps(
+                {
+                    "version": 1,
+                    "judge": {"provider": "openai", "model": "gpt-4o"},
+                    "datasets": [{"name": "d", "path": "d.jsonl"}],
+                    "metrics": {"groundedness": {}},
+                },
+                sort_keys=True,
+            ).encode()
+        ).hexdigest()
+    )
+    # comments and layout do not count; the environment's values do
+    assert load(with_env + "# a comment\n", {"MODEL": "gpt-4o"}).resolved_digest == (
+        first.resolved_digest
+    )
+    assert load(with_env, {"MODEL": "gpt-4o-mini"}).resolved_digest != first.resolved_digest
+    assert load(with_env, {"MODEL": "gpt-4o-mini"}).digest == first.digest  # the same bytes
 
 
 def test_load_config__dataset_line_is_where_the_item_starts(in_tmp: Path) -> None:

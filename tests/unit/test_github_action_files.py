@@ -30,6 +30,8 @@ ISSUE_INPUTS = [
     "comment-id",
     "baseline",
     "fail-on-threshold",
+    "shard",
+    "merge",
     "working-directory",
 ]
 

@@ -82,6 +82,14 @@ def test_summary_line__incomplete_run() -> None:
     assert summary_line(report, passed=False) == "ground-gate: incomplete run (judge unreachable)"
 
 
+def test_summary_line__a_shard_says_its_verdict_covers_its_rows_only() -> None:
+    report = {**REPORT, "shard": {"index": 2, "count": 4}}
+    assert summary_line(report, passed=False) == (
+        "ground-gate: shard 2/4, its rows only: failed, 1 of 3 checks missed their thresholds "
+        "(support groundedness: 0.71 is not >= 0.8)"
+    )
+
+
 def test_checks__tolerates_an_unexpected_report() -> None:
     assert failures({"scores": ["junk", {"passed": "no"}]}) == []
     assert scores_by_dataset({}) == {}

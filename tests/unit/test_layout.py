@@ -17,10 +17,17 @@ LEAVES = {"errors": (), "values": (), "text": (), "stats": (), "outcome": (), "p
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    "cli": ("action", "pipeline", "config", "datasets", "local", "errors", "outcome"),
-    # action re-renders a fork's report.json itself (report): github/ never posts its markdown
-    "action": ("pipeline", "github", "report", "action_settings", "errors", "outcome"),
+    "cli": ("action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome"),
+    # action re-renders a fork's report.json itself (report): github/ never posts its markdown;
+    # its merge mode joins shard reports with `ground-gate merge`'s code (merge)
+    "action": (
+        "pipeline", "merge", "github", "report", "action_settings", "errors", "outcome",
+    ),
     "selfcheck": ("local", "text"),
+    # shard reports read back and joined through the same summaries, gate and reports
+    "merge": (
+        "pipeline", "dataset_scores", "gate", "report", "datasets", "judge", "config", "errors",
+    ),
     # the whole job wired: config -> datasets -> judge -> runner -> gate -> reports
     "pipeline": (
         "config", "datasets", "judge", "metrics", "runner", "dataset_scores", "gate",
@@ -28,7 +35,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     ),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors"),
-    "action_settings": ("errors",),
+    # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
+    "action_settings": ("datasets", "errors"),
     # evaluation
     "runner": ("metrics", "judge", "datasets", "results", "errors"),
     "report": ("gate", "calibration", "results", "judge", "config"),

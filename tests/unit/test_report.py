@@ -25,6 +25,7 @@ from ground_gate.report.types import (
     Report,
     RowEntry,
     ScoreEntry,
+    ShardEntry,
     ThresholdBounds,
     ToolInfo,
     UnitEntry,
@@ -224,6 +225,7 @@ def test_report_schema__every_report_the_tests_build_is_checked(report_schema, m
         (Report, ()),
         (ToolInfo, ("properties", "tool")),
         (ConfigRef, ("properties", "config")),
+        (ShardEntry, ("properties", "shard")),
         (EvidenceSummary, ("properties", "evidence")),
         (UsageSummary, ("properties", "usage")),
         (DatasetEntry, ("$defs", "dataset")),
@@ -435,3 +437,19 @@ def test_baseline_scores__the_ok_rows_of_a_report_by_dataset_and_id():
         },
         ("support", "bad|<b>@team</b>"): {"groundedness": 0.2},  # summary_accuracy errored
     }
+
+
+def test_render_markdown__a_shard_says_so_under_its_headline_and_nothing_else_changes():
+    whole = report()
+    shard = {
+        **whole,
+        "shard": {"index": 2, "count": 3, "dataset_rows": {"support": 6}, "baseline_digest": None},
+    }
+    rendered, unsharded = render_markdown(shard), render_markdown(whole)
+    head, rest = rendered.split("\n", 1)
+    assert head == "## \u274c ground-gate: shard 2 of 3: failed"
+    assert rest.startswith(
+        "\nThese scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
+        "reports into the run's report and gives the gate's verdict.\n"
+    )
+    assert rest.split("\n", 2)[2] == unsharded.split("\n", 1)[1]
