@@ -22,6 +22,7 @@ from ground_gate.datasets import Sample, load_samples
 from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
+from ground_gate.judge.budget import SpendingLimit, spending_limit
 from ground_gate.judge.factory import open_judge
 from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
@@ -180,6 +181,7 @@ class _Job:
     metrics: list[Metric]
     baseline: Mapping[str, Any] | None = None  # an earlier JSON report (--baseline)
     evidence: EvidenceResult = field(default_factory=EvidenceResult)
+    limit: SpendingLimit | None = None  # judge.budget, and what the run spent of it
 
     @property
     def names(self) -> list[str]:
@@ -189,6 +191,22 @@ class _Job:
     def evidence_policy(self) -> str | None:
         grounded = self.config.metrics.groundedness
         return grounded.evidence if grounded else None
+
+    def not_run(self, result: RunResult) -> list[tuple[str, str]]:
+        """(dataset, row id) of the rows selected but not scored, in input order."""
+        scored = {(r.dataset, r.sample_id) for r in result.rows}
+        return [(n, s.id) for n, samples in self.work for s in samples if (n, s.id) not in scored]
+
+    def stopped_by_budget(self, result: RunResult) -> str | None:
+        """The run's one message when judge.budget stopped it: what was spent and what was
+        left; None when it did not."""
+        if self.limit is None or self.limit.exceeded is None:
+            return None
+        total = sum(len(samples) for _, samples in self.work)
+        return (
+            f"the judge budget is spent ({self.limit.exceeded}): spent {self.limit.spent_text()}; "
+            f"left {self.limit.left()}; {len(self.not_run(result))} of {total} row(s) not run"
+        )
 
     def report(self, result: RunResult, judge_info: Mapping[str, Any]) -> Report:
         thresholds = _thresholds(self.config, self.names)
@@ -214,6 +232,9 @@ class _Job:
             on_error=self.config.on_error,
             evidence_policy=self.evidence_policy,
             evidence_problem=self.evidence.problem,
+            not_run=self.not_run(result),
+            prices=self.config.judge.pricing,
+            limit=self.limit,
         )
 
     def evidence_step(
@@ -248,16 +269,23 @@ def _job(options: RunOptions, env: Mapping[str, str]) -> _Job:
         config = replace(config, judge=replace(config.judge, **options.judge_overrides))
     work = select_work(config, options.datasets, options.limit)
     baseline = read_baseline(options.baseline) if options.baseline else None
-    return _Job(options, config, work, build_metrics(config.metrics), baseline)
+    metrics = build_metrics(config.metrics)
+    return _Job(options, config, work, metrics, baseline, limit=spending_limit(config.judge))
 
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
     job = _job(options, env)
     with open_judge(
-        job.config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+        job.config.judge,
+        env,
+        prompt_version=PROMPT_VERSION,
+        no_cache=options.no_cache,
+        echo=echo,
+        limit=job.limit,
     ) as (judge, info):
         then = job.evidence_step(judge, info)
         result = score_all(job.config.judge, job.work, job.metrics, judge, then=then)
+    result.incomplete = job.stopped_by_budget(result) or result.incomplete
     if job.evidence.problem:
         echo(
             f"ground-gate: warning: {job.evidence.missing} evidence quote(s) for the report are "

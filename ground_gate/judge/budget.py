@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ground_gate.config.model import Budget, Prices
+from ground_gate.config.model import Budget, JudgeConfig, Prices
 from ground_gate.errors import JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage
 
@@ -128,3 +128,8 @@ class SpendingLimit:
             f"prompt, {spent.completion_tokens:,} completion)"
         )
         return text + (f", ${spent.usd:.4f}" if spent.usd is not None else "")
+
+
+def spending_limit(config: JudgeConfig) -> SpendingLimit | None:
+    """judge.budget for one run, priced at the judge's prices; None when the config sets none."""
+    return None if config.budget is None else SpendingLimit(config.budget, config.pricing)
