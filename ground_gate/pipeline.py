@@ -23,13 +23,15 @@ from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
 from ground_gate.judge.budget import SpendingLimit, spending_limit
-from ground_gate.judge.factory import open_judge
+from ground_gate.judge.cache import CompletionCache
+from ground_gate.judge.factory import context_tokens, describe, judge_cache, open_judge
 from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.metrics.steering import screen_sample
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
+from ground_gate.plan import Plan, PlanningJudge, make_plan, plan_json, plan_text
 from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.json_report import (
@@ -325,6 +327,41 @@ def _write_outputs(
             echo(f"ground-gate: error: cannot write {path}: {exc.strerror or exc}")
             written = False
     return written
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    config_path: Path
+    datasets: tuple[str, ...] = ()
+    limit: int | None = None
+    no_cache: bool = False
+
+
+def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, Any]]:
+    """What `run` with the same options would ask of the judge, and what the report would say
+    of the judge; no judge call is made and no server started."""
+    config = load_config(options.config_path, env)
+    work = select_work(config, options.datasets, options.limit)
+    summary = config.metrics.summary_accuracy
+    judge = PlanningJudge(
+        model=config.judge.model,
+        temperature=config.judge.temperature,
+        prompt_version=PROMPT_VERSION,
+        context_tokens=context_tokens(config.judge),
+        cache=CompletionCache(judge_cache(config.judge, options.no_cache)),
+        n_questions=summary.n_questions if summary else 0,
+    )
+    found = make_plan(config, work, build_metrics(config.metrics), judge)
+    return found, describe(config.judge, PROMPT_VERSION)
+
+
+def plan_document(options: PlanOptions, env: Mapping[str, str], output_format: str) -> str:
+    """`ground-gate plan`'s output: a table for people ("text") or JSON ("json")."""
+    found, judge = plan(options, env)
+    path = str(options.config_path)
+    if output_format == "json":
+        return json.dumps(plan_json(found, path, judge), indent=2, ensure_ascii=False) + "\n"
+    return plan_text(found, path, judge)
 
 
 @dataclass(frozen=True)

@@ -46,12 +46,8 @@ def open_judge(
     so a workflow can key its actions/cache on it.
     limit: judge.budget for this run (the caller keeps it to read what was spent).
     """
-    cache = None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
-    info: dict[str, Any] = {
-        "provider": config.provider,
-        "model": config.model,
-        "prompt_version": prompt_version,
-    }
+    cache = judge_cache(config, no_cache)
+    info = describe(config, prompt_version)
     if config.provider == "local":
         with _local_judge(config, cache, prompt_version, info, echo, limit) as judge:
             yield judge, info
@@ -60,6 +56,16 @@ def open_judge(
     if config.base_url:
         info["endpoint"] = urlsplit(config.base_url).hostname or ""
     yield _judge(config, client, cache, prompt_version, limit), info
+
+
+def judge_cache(config: JudgeConfig, no_cache: bool) -> JudgeCache | None:
+    """The on-disk judge cache the config names, unless --no-cache or `cache_dir: null`."""
+    return None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
+
+
+def describe(config: JudgeConfig, prompt_version: str) -> dict[str, Any]:
+    """What the reports say of the judge before it runs."""
+    return {"provider": config.provider, "model": config.model, "prompt_version": prompt_version}
 
 
 def context_tokens(config: JudgeConfig) -> int | None:

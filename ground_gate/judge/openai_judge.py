@@ -32,7 +32,7 @@ from ground_gate.judge.base import (
     with_usage,
 )
 from ground_gate.judge.budget import SpendingLimit
-from ground_gate.judge.cache import CompletionCache, JudgeCache, cache_key
+from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.judge.failures import (
     CALL_EXCEPTIONS,
     Failed,
@@ -152,13 +152,10 @@ class OpenAIJudge:
 
     async def complete(self, request: JudgeRequest) -> Completion:
         self._raise_if_unavailable()
-        key = cache_key(
+        key = request_key(
+            request,
             model=self._model,
             temperature=self._temperature,
-            max_tokens=request.max_tokens,
-            logprobs=request.logprobs,
-            schema=request.json_schema,
-            messages=request.messages,
             prompt_version=self._prompt_version,
         )
         cached = self._cache.get(key, request.json_schema)
