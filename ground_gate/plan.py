@@ -34,7 +34,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ground_gate.config.model import Config, Prices
+from ground_gate.config.model import Budget, Config, Prices
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.judge.budget import estimate_prompt_tokens
@@ -146,12 +146,29 @@ class Plan:
     datasets: list[tuple[str, int]]  # (name, rows)
     steps: dict[str, Tally]  # by purpose, "metric.step"
     prices: Prices | None
+    metrics: tuple[str, ...] = ()  # the metrics' names, in the order they run
+    budget: Budget | None = None
 
     def by_metric(self) -> dict[str, Tally]:
-        metrics: dict[str, Tally] = {}
+        metrics: dict[str, Tally] = {name: Tally() for name in self.metrics}
         for purpose, tally in self.steps.items():
             metrics.setdefault(purpose.partition(".")[0], Tally()).add(tally)
         return metrics
+
+    def over_budget(self) -> list[str]:
+        """The judge.budget limits this run would reach, by the plan's figures."""
+        if self.budget is None:
+            return []
+        total, over = self.total(), []
+        if self.budget.max_calls is not None and total.to_call > self.budget.max_calls:
+            over.append(f"max_calls {self.budget.max_calls} (calls to make: {total.to_call})")
+        tokens = total.prompt_tokens_to_spend + total.completion_tokens
+        if self.budget.max_tokens is not None and tokens > self.budget.max_tokens:
+            over.append(f"max_tokens {self.budget.max_tokens:,} (about {tokens:,})")
+        cost = self.cost(total)
+        if self.budget.max_usd is not None and cost is not None and cost > self.budget.max_usd:
+            over.append(f"max_usd {self.budget.max_usd:g} (about ${cost:.4f})")
+        return over
 
     def total(self) -> Tally:
         total = Tally()
@@ -209,7 +226,8 @@ def make_plan(
     grounded = config.metrics.groundedness
     asyncio.run(_plan_rows(work, metrics, judge, grounded.evidence if grounded else None))
     datasets = [(name, len(samples)) for name, samples in work]
-    return Plan(datasets, judge.steps, config.judge.pricing)
+    names = tuple(m.name for m in metrics)
+    return Plan(datasets, judge.steps, config.judge.pricing, names, config.judge.budget)
 
 
 def _entry(plan: Plan, tally: Tally) -> dict[str, Any]:
@@ -241,6 +259,7 @@ def plan_json(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> dict[st
         "datasets": [{"name": name, "rows": rows} for name, rows in plan.datasets],
         **_entry(plan, total),
         "metrics": metrics,
+        "over_budget": plan.over_budget(),
         "estimated": list(ASSUMPTIONS),
     }
 
@@ -291,4 +310,7 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
         "tokens: estimated from the prompts' length; cost: at judge.prices"
         + ("" if plan.prices is not None else " (not set: unknown)"),
     ]
+    over = plan.over_budget()
+    if over:
+        notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")
     return "\n".join([*head, table, *notes]) + "\n"
