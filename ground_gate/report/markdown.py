@@ -365,7 +365,7 @@ def _cost_text(report: Report) -> str:
     """The judge's cost at judge.prices, and judge.budget's use, when known."""
     text = ""
     cost = report["usage"]["total"].get("cost_usd")
-    if cost is not None:
+    if cost is not None and report["judge"].get("provider") != "local":  # free: nothing to say
         text += f" Cost ${cost:.4f} at judge.prices."
     budget = report.get("budget")
     if budget:
