@@ -18,8 +18,9 @@ from ground_gate.config.model import Budget, JudgeConfig, Prices
 from ground_gate.errors import JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage
 
-# Characters per token of English text in the BPE vocabularies of the judges we use, and the
-# chat template's tokens around each message; measured on the demo (bench/RESULTS.md).
+# Characters per token of English text in BPE vocabularies (the usual rule of thumb), and the
+# chat template's tokens around each message. On the demo this over-counts the local judge's
+# prompt tokens by about 10% (bench/RESULTS.md, "plan"): on the safe side for a budget.
 CHARS_PER_TOKEN = 4.0
 TOKENS_PER_MESSAGE = 5
 TOKENS_PER_REPLY = 3  # the assistant turn's opening
