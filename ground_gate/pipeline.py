@@ -429,7 +429,12 @@ def calibrate(
     ]
     metrics = build_metrics(config.metrics)
     with open_judge(
-        config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+        config.judge,
+        env,
+        prompt_version=PROMPT_VERSION,
+        no_cache=options.no_cache,
+        echo=echo,
+        limit=spending_limit(config.judge),  # stops it like an unavailable judge (exit 2)
     ) as (judge, info):
         result = score_all(config.judge, work, metrics, judge)
     rows = {(r.dataset, r.sample_id): r for r in result.rows}

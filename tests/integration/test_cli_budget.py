@@ -10,7 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
+from ground_gate.cli import cli
 from ground_gate.report.json_report import schema_problems
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
 from tests.integration.test_cli_run import ROWS, grade, invoke, write_project
@@ -136,3 +138,25 @@ def test_budget__a_re_run_from_the_cache_makes_no_call_and_needs_no_budget(tmp_p
         assert server.request_count == before
     assert (first.exit_code, result.exit_code) == (0, 0), result.output
     assert report["budget"]["spent"]["calls"] == 0
+
+
+def test_budget__calibrate_stops_at_it_too(tmp_path: Path) -> None:
+    labels = tmp_path / "labels.jsonl"
+    records = [
+        {
+            "id": f"r{i}",
+            "source": "The X200 weighs 2 kg.",
+            "response": f"It weighs {i} kg.",
+            "label": i % 2,
+        }
+        for i in range(6)
+    ]
+    labels.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    with FakeOpenAI(handler=realistic_usage) as server:
+        config = with_budget(write_project(tmp_path, server.url, concurrency=1), "{max_calls: 12}")
+        result = CliRunner().invoke(
+            cli, ["calibrate", "-c", str(config), "--labels", str(labels)], env={"FAKE_KEY": "k"}
+        )
+        assert server.request_count <= 12
+    assert result.exit_code == 2
+    assert "the judge budget is spent: max_calls 12 reached" in result.stderr
