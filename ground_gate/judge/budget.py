@@ -18,10 +18,10 @@ from ground_gate.config.model import Budget, JudgeConfig, Prices
 from ground_gate.errors import JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage
 
-# Characters per token of English text in BPE vocabularies (the usual rule of thumb), and the
-# chat template's tokens around each message. On the demo this over-counts the local judge's
-# prompt tokens by about 10% (bench/RESULTS.md, "plan"): on the safe side for a budget.
-CHARS_PER_TOKEN = 4.0
+# Characters per token of English text, and the chat template's tokens around each message.
+# 4.4: the local judge's tokenizer on the demo's prompts; on news articles it counts about 8%
+# fewer tokens than this estimates (bench/RESULTS.md, "plan against a cold run").
+CHARS_PER_TOKEN = 4.4
 TOKENS_PER_MESSAGE = 5
 TOKENS_PER_REPLY = 3  # the assistant turn's opening
 

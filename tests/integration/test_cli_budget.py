@@ -29,13 +29,13 @@ def with_budget(config: Path, budget: str, prices: str = "") -> Path:
 
 
 def realistic_usage(body: Any) -> Reply:
-    """grade's answer, reporting the prompt tokens a real tokenizer would count (chars / 4)."""
+    """grade's answer, reporting the prompt tokens a real tokenizer would count (chars / 4.4)."""
     if not isinstance(body, dict):  # a request cut off when the stopped run closed its client
         return error(400, "the request body is not JSON")
     reply = grade(body)
     data = json.loads(reply.body)
     chars = sum(len(m["content"]) for m in body["messages"])
-    data["usage"]["prompt_tokens"] = chars // 4 + 10
+    data["usage"]["prompt_tokens"] = chars * 10 // 44 + 10
     data["usage"]["total_tokens"] = data["usage"]["prompt_tokens"] + 1
     return Reply(body=json.dumps(data).encode("utf-8"))
 

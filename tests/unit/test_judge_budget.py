@@ -13,10 +13,10 @@ from ground_gate.judge.budget import (
     estimate_prompt_tokens,
 )
 
-PROMPT = (ChatMessage("system", "s" * 40), ChatMessage("user", "u" * 360))  # 100 tokens of text
+PROMPT = (ChatMessage("system", "s" * 40), ChatMessage("user", "u" * 400))  # 100 tokens of text
 
 
-def test_estimate_prompt_tokens__chars_over_four_plus_the_template() -> None:
+def test_estimate_prompt_tokens__chars_over_4_4_plus_the_template() -> None:
     assert estimate_prompt_tokens(PROMPT) == 100 + 2 * 5 + 3
 
 
