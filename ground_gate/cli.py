@@ -25,7 +25,15 @@ from ground_gate.local.commands import models
 from ground_gate.merge import MergeOptions
 from ground_gate.merge import merge as merge_shards
 from ground_gate.outcome import EXIT_ERROR, install_signal_policy
-from ground_gate.pipeline import CalibrateOptions, Outcome, RunOptions, execute, report_text
+from ground_gate.pipeline import (
+    CalibrateOptions,
+    Outcome,
+    PlanOptions,
+    RunOptions,
+    execute,
+    plan_document,
+    report_text,
+)
 from ground_gate.pipeline import calibrate as calibrate_run
 
 STDOUT = Path("-")
@@ -244,6 +252,32 @@ def validate(config_path: Path) -> None:
         count = sum(1 for _ in iter_samples(dataset))
         click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
     click.echo(f"{config_path}: valid; metrics: {', '.join(config.metrics.enabled())}")
+
+
+@cli.command()
+@config_option
+@click.option(
+    "--format",
+    "output_format",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="A table for people, or JSON for tools.",
+)
+@click.option("--dataset", "datasets", multiple=True, help="Only this dataset (repeatable).")
+@click.option("--limit", type=click.IntRange(min=1), help="At most N rows per dataset.")
+@click.option("--no-cache", is_flag=True, help="Plan as if the judge cache were empty.")
+@user_errors
+def plan(
+    config_path: Path,
+    output_format: str,
+    datasets: tuple[str, ...],
+    limit: int | None,
+    no_cache: bool,
+) -> None:
+    """Estimate a run's judge calls, tokens and cost, and what the cache holds; calls no judge."""
+    options = PlanOptions(config_path, datasets, limit, no_cache)
+    click.echo(plan_document(options, os.environ, output_format), nl=False)
 
 
 @cli.command()

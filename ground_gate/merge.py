@@ -299,6 +299,7 @@ def merge_reports(
         evidence_problem=problem,
         resolved_digest=first["config"]["resolved_digest"].removeprefix("sha256:"),
         dataset_digests={name: d for name, d, _ in _datasets(first) if d is not None},
+        not_run=[(n["dataset"], n["id"]) for s in shards for n in s.report.get("not_run", [])],
     )
 
 

@@ -24,13 +24,16 @@ from ground_gate.datasets.shards import Shard
 from ground_gate.errors import ConfigError
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Judge
-from ground_gate.judge.factory import open_judge
+from ground_gate.judge.budget import SpendingLimit, spending_limit
+from ground_gate.judge.cache import CompletionCache
+from ground_gate.judge.factory import context_tokens, describe, judge_cache, open_judge
 from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.metrics.steering import screen_sample
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
+from ground_gate.plan import Plan, PlanningJudge, make_plan, plan_json, plan_text
 from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.json_report import (
@@ -188,6 +191,7 @@ class _Job:
     digests: Mapping[str, str] = field(default_factory=dict)  # dataset name -> file digest
     shard: ShardEntry | None = None  # with --shard: what the report says of it
     positions: Mapping[tuple[str, str], int] = field(default_factory=dict)
+    limit: SpendingLimit | None = None  # judge.budget, and what the run spent of it
 
     @property
     def names(self) -> list[str]:
@@ -197,6 +201,22 @@ class _Job:
     def evidence_policy(self) -> str | None:
         grounded = self.config.metrics.groundedness
         return grounded.evidence if grounded else None
+
+    def not_run(self, result: RunResult) -> list[tuple[str, str]]:
+        """(dataset, row id) of the rows selected but not scored, in input order."""
+        scored = {(r.dataset, r.sample_id) for r in result.rows}
+        return [(n, s.id) for n, samples in self.work for s in samples if (n, s.id) not in scored]
+
+    def stopped_by_budget(self, result: RunResult) -> str | None:
+        """The run's one message when judge.budget stopped it: what was spent and what was
+        left; None when it did not."""
+        if self.limit is None or self.limit.exceeded is None:
+            return None
+        total = sum(len(samples) for _, samples in self.work)
+        return (
+            f"the judge budget is spent ({self.limit.exceeded}): spent {self.limit.spent_text()}; "
+            f"left {self.limit.left()}; {len(self.not_run(result))} of {total} row(s) not run"
+        )
 
     def report(self, result: RunResult, judge_info: Mapping[str, Any]) -> Report:
         thresholds = _thresholds(self.config, self.names)
@@ -226,6 +246,9 @@ class _Job:
             dataset_digests=self.digests,
             shard=self.shard,
             positions=self.positions,
+            not_run=self.not_run(result),
+            prices=self.config.judge.pricing,
+            limit=self.limit,
         )
 
     def evidence_step(
@@ -262,7 +285,9 @@ def _job(options: RunOptions, env: Mapping[str, str]) -> _Job:
     baseline = read_baseline(options.baseline) if options.baseline else None
     names = {name for name, _ in work}
     digests = {d.name: file_digest(d.path) for d in config.datasets if d.name in names}
-    job = _Job(options, config, work, build_metrics(config.metrics), baseline, digests=digests)
+    metrics = build_metrics(config.metrics)
+    limit = spending_limit(config.judge)
+    job = _Job(options, config, work, metrics, baseline, digests=digests, limit=limit)
     if options.shard is not None:
         _keep_shard(job, options.shard)
     return job
@@ -285,10 +310,16 @@ def _keep_shard(job: _Job, shard: Shard) -> None:
 def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
     job = _job(options, env)
     with open_judge(
-        job.config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+        job.config.judge,
+        env,
+        prompt_version=PROMPT_VERSION,
+        no_cache=options.no_cache,
+        echo=echo,
+        limit=job.limit,
     ) as (judge, info):
         then = job.evidence_step(judge, info)
         result = score_all(job.config.judge, job.work, job.metrics, judge, then=then)
+    result.incomplete = job.stopped_by_budget(result) or result.incomplete
     if job.evidence.problem:
         echo(
             f"ground-gate: warning: {job.evidence.missing} evidence quote(s) for the report are "
@@ -342,6 +373,41 @@ def _write_outputs(outputs: Sequence[tuple[Path | None, str]], echo: Callable[[s
             echo(f"ground-gate: error: cannot write {path}: {exc.strerror or exc}")
             written = False
     return written
+
+
+@dataclass(frozen=True)
+class PlanOptions:
+    config_path: Path
+    datasets: tuple[str, ...] = ()
+    limit: int | None = None
+    no_cache: bool = False
+
+
+def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, Any]]:
+    """What `run` with the same options would ask of the judge, and what the report would say
+    of the judge; no judge call is made and no server started."""
+    config = load_config(options.config_path, env)
+    work = select_work(config, options.datasets, options.limit)
+    summary = config.metrics.summary_accuracy
+    judge = PlanningJudge(
+        model=config.judge.model,
+        temperature=config.judge.temperature,
+        prompt_version=PROMPT_VERSION,
+        context_tokens=context_tokens(config.judge),
+        cache=CompletionCache(judge_cache(config.judge, options.no_cache)),
+        n_questions=summary.n_questions if summary else 0,
+    )
+    found = make_plan(config, work, build_metrics(config.metrics), judge)
+    return found, describe(config.judge, PROMPT_VERSION)
+
+
+def plan_document(options: PlanOptions, env: Mapping[str, str], output_format: str) -> str:
+    """`ground-gate plan`'s output: a table for people ("text") or JSON ("json")."""
+    found, judge = plan(options, env)
+    path = str(options.config_path)
+    if output_format == "json":
+        return json.dumps(plan_json(found, path, judge), indent=2, ensure_ascii=False) + "\n"
+    return plan_text(found, path, judge)
 
 
 @dataclass(frozen=True)
@@ -409,7 +475,12 @@ def calibrate(
     ]
     metrics = build_metrics(config.metrics)
     with open_judge(
-        config.judge, env, prompt_version=PROMPT_VERSION, no_cache=options.no_cache, echo=echo
+        config.judge,
+        env,
+        prompt_version=PROMPT_VERSION,
+        no_cache=options.no_cache,
+        echo=echo,
+        limit=spending_limit(config.judge),  # stops it like an unavailable judge (exit 2)
     ) as (judge, info):
         result = score_all(config.judge, work, metrics, judge)
     rows = {(r.dataset, r.sample_id): r for r in result.rows}

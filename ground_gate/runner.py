@@ -39,14 +39,23 @@ Progress = Callable[[int, int], None]
 
 @dataclass
 class RunResult:
-    """rows: the rows scored, in input order. abandoned: what the rows dropped when the judge
-    became unavailable had spent, per metric (their requests count in the usage too)."""
+    """rows: the rows scored, in input order. abandoned_sessions: (metric, its live usage) of
+    the rows dropped when the judge became unavailable; their requests count in the usage too,
+    those still in flight when the row was dropped included."""
 
     rows: list[RowResult] = field(default_factory=list)
     total: int = 0
     incomplete: str | None = None
     seconds: float = 0.0
-    abandoned: dict[str, Usage] = field(default_factory=dict)
+    abandoned_sessions: list[tuple[str, Usage]] = field(default_factory=list)
+
+    @property
+    def abandoned(self) -> dict[str, Usage]:
+        """What the dropped rows spent, per metric."""
+        spent: dict[str, Usage] = {}
+        for name, usage in self.abandoned_sessions:
+            spent.setdefault(name, Usage()).add(usage)
+        return spent
 
     def usage_by_metric(self) -> dict[str, Usage]:
         usage: dict[str, Usage] = {}
@@ -78,7 +87,9 @@ class RowTally:
     the rows abandoned on JudgeUnavailableError had spent, per metric."""
 
     errors: list[JudgeError] = field(default_factory=list)
-    abandoned: dict[str, Usage] = field(default_factory=dict)
+    # (metric, usage) of each dropped row's sessions, live: a request still in flight when the
+    # row was dropped adds to it when it ends
+    abandoned: list[tuple[str, Usage]] = field(default_factory=list)
 
 
 async def score_row(
@@ -97,8 +108,7 @@ async def score_row(
     try:
         results = await _score_metrics(sample, metrics, sessions, tally.errors)
     except JudgeUnavailableError:
-        for session in sessions:
-            tally.abandoned.setdefault(session.metric, Usage()).add(session.usage)
+        tally.abandoned.extend((session.metric, session.usage) for session in sessions)
         raise
     seconds = round(time.monotonic() - started, 3)
     return RowResult(dataset, sample.id, tuple(results), seconds, sample.addressed)
@@ -164,7 +174,7 @@ async def run(
     started = time.monotonic()
     gate = asyncio.Semaphore(row_concurrency)
     stop = asyncio.Event()
-    tally = RowTally(abandoned=result.abandoned)
+    tally = RowTally(abandoned=result.abandoned_sessions)
 
     async def one(dataset: str, sample: Sample) -> None:
         async with gate:

@@ -19,6 +19,7 @@ from ground_gate.config.meaning import DEFAULT_KEY_ENV, meaning_problems
 from ground_gate.config.model import (
     DEFAULT_CONFIDENCE,
     SCORE_NAMES,
+    Budget,
     Config,
     DatasetConfig,
     FaithfulnessConfig,
@@ -26,6 +27,7 @@ from ground_gate.config.model import (
     JudgeConfig,
     Limits,
     MetricsConfig,
+    Prices,
     RatingConfig,
     SummaryAccuracyConfig,
     Threshold,
@@ -149,7 +151,22 @@ def _judge(judge: dict[str, Any]) -> JudgeConfig:
             options[key] = int(judge[key])
     if "cache_dir" in judge:
         options["cache_dir"] = _optional_path(judge["cache_dir"])
+    prices, budget = judge.get("prices"), judge.get("budget")
+    if prices is not None:
+        options["prices"] = Prices(
+            float(prices["prompt_per_1m"]), float(prices["completion_per_1m"])
+        )
+    if budget is not None:
+        options["budget"] = Budget(
+            max_calls=_optional_int(budget.get("max_calls")),
+            max_tokens=_optional_int(budget.get("max_tokens")),
+            max_usd=_optional_float(budget.get("max_usd")),
+        )
     return JudgeConfig(**options)
+
+
+def _optional_int(value: int | None) -> int | None:
+    return None if value is None else int(value)
 
 
 def _optional_path(text: str | None) -> Path | None:

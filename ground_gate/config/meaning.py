@@ -1,6 +1,6 @@
 """What the schema cannot say about a config: unique dataset names, min <= max, thresholds on
 enabled metrics, confidence only beside max_drop, a column mapped to one field only, a usable
-judge URL, a sendable API key."""
+judge URL, a sendable API key, prices beside a dollar budget."""
 
 from __future__ import annotations
 
@@ -114,6 +114,11 @@ def _judge_problems(
     if problem is not None:
         path = ("judge", "api_key_env")
         text = f"the API key in the environment variable {name} {problem}"
+        problems.append(Problem(document.line_of(path), path, text))
+    budget = judge.get("budget") or {}
+    if "max_usd" in budget and judge["provider"] != "local" and not judge.get("prices"):
+        path = ("judge", "budget", "max_usd")
+        text = "a dollar budget needs the model's prices: add judge.prices"
         problems.append(Problem(document.line_of(path), path, text))
     return problems
 

@@ -42,6 +42,31 @@ Provider = Literal["openai", "azure", "local"]
 
 
 @dataclass(frozen=True)
+class Prices:
+    """What the judge's model costs, in US dollars per million tokens (judge.prices)."""
+
+    prompt_per_1m: float = 0.0
+    completion_per_1m: float = 0.0
+
+    def cost(self, prompt_tokens: float, completion_tokens: float) -> float:
+        """US dollars for these tokens."""
+        spent = prompt_tokens * self.prompt_per_1m + completion_tokens * self.completion_per_1m
+        return spent / 1e6
+
+
+FREE = Prices()  # the local judge
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What one run may spend on the judge (judge.budget); None: no limit of that kind."""
+
+    max_calls: int | None = None
+    max_tokens: int | None = None
+    max_usd: float | None = None
+
+
+@dataclass(frozen=True)
 class JudgeConfig:
     provider: Provider = "openai"
     model: str = "gpt-4o-mini"
@@ -59,6 +84,13 @@ class JudgeConfig:
     model_dir: Path | None = None  # where downloaded GGUF files are kept; default: user cache
     context_tokens: int | None = None  # local: n_ctx; remote: None = unlimited for our use
     threads: int | None = None
+    prices: Prices | None = None  # None: unknown (the local judge is FREE whatever is set)
+    budget: Budget | None = None
+
+    @property
+    def pricing(self) -> Prices | None:
+        """The prices costs are computed with: FREE for the local judge, else judge.prices."""
+        return FREE if self.provider == "local" else self.prices
 
 
 DEFAULT_CONFIDENCE = 0.95

@@ -26,7 +26,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ground_gate.judge.base import ChatMessage, Completion, Usage
+from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
 from ground_gate.judge.structured import validation_error
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,22 @@ def cache_key(
     }
     canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+def request_key(
+    request: JudgeRequest, *, model: str, temperature: float, prompt_version: str
+) -> str:
+    """The cache key of one request to a judge of `model` at `temperature`: the judge's own,
+    and the plan's to look a request up without making it."""
+    return cache_key(
+        model=model,
+        temperature=temperature,
+        max_tokens=request.max_tokens,
+        logprobs=request.logprobs,
+        schema=request.json_schema,
+        messages=request.messages,
+        prompt_version=prompt_version,
+    )
 
 
 _FILE_MODE = _file_mode()
@@ -118,6 +134,11 @@ class CompletionCache:
     def __init__(self, cache: JudgeCache | None) -> None:
         self._cache = cache
         self._write_failed = False
+
+    @property
+    def enabled(self) -> bool:
+        """Whether completions are kept (a run answers a repeated request from the cache)."""
+        return self._cache is not None
 
     def get(self, key: str, schema: Mapping[str, Any] | None) -> Completion | None:
         """The stored completion, or None when absent or unusable for a request with `schema`."""

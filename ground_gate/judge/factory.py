@@ -19,6 +19,7 @@ from ground_gate.config.checks import check_api_key
 from ground_gate.config.model import JudgeConfig
 from ground_gate.errors import ConfigError
 from ground_gate.judge.base import Judge
+from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
@@ -37,26 +38,42 @@ def open_judge(
     prompt_version: str,
     no_cache: bool,
     echo: Callable[[str], None],
+    limit: SpendingLimit | None = None,
 ) -> Iterator[tuple[Judge, dict[str, Any]]]:
     """A ready judge and what the report says of it; a local server is stopped on exit.
 
     prompt_version: the prompts' version; the report shows it and every cache key holds it,
     so a workflow can key its actions/cache on it.
+    limit: judge.budget for this run (the caller keeps it to read what was spent).
     """
-    cache = None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
-    info: dict[str, Any] = {
-        "provider": config.provider,
-        "model": config.model,
-        "prompt_version": prompt_version,
-    }
+    cache = judge_cache(config, no_cache)
+    info = describe(config, prompt_version)
     if config.provider == "local":
-        with _local_judge(config, cache, prompt_version, info, echo) as judge:
+        with _local_judge(config, cache, prompt_version, info, echo, limit) as judge:
             yield judge, info
         return
     client = _remote_client(config, env)
     if config.base_url:
         info["endpoint"] = urlsplit(config.base_url).hostname or ""
-    yield _judge(config, client, cache, prompt_version, config.context_tokens), info
+    yield _judge(config, client, cache, prompt_version, limit), info
+
+
+def judge_cache(config: JudgeConfig, no_cache: bool) -> JudgeCache | None:
+    """The on-disk judge cache the config names, unless --no-cache or `cache_dir: null`."""
+    return None if no_cache or config.cache_dir is None else JudgeCache(config.cache_dir)
+
+
+def describe(config: JudgeConfig, prompt_version: str) -> dict[str, Any]:
+    """What the reports say of the judge before it runs."""
+    return {"provider": config.provider, "model": config.model, "prompt_version": prompt_version}
+
+
+def context_tokens(config: JudgeConfig) -> int | None:
+    """The judge's context in tokens: the local model's n_ctx, or judge.context_tokens (None:
+    unlimited for our prompts)."""
+    if config.provider == "local":
+        return config.context_tokens or LOCAL_CONTEXT_TOKENS
+    return config.context_tokens
 
 
 def _judge(
@@ -64,7 +81,7 @@ def _judge(
     client: openai.AsyncOpenAI | openai.AsyncAzureOpenAI,
     cache: JudgeCache | None,
     prompt_version: str,
-    context_tokens: int | None,
+    limit: SpendingLimit | None,
     connect: Callable[[], Awaitable[None]] | None = None,
 ) -> OpenAIJudge:
     local = config.provider == "local"
@@ -78,10 +95,11 @@ def _judge(
         max_retries=config.max_retries,
         timeout_s=config.timeout_s,
         cache=cache,
-        context_tokens=context_tokens,
+        context_tokens=context_tokens(config),
         # llama.cpp's JSON grammar is ~30x slower than plain text on a CPU: ask in words
         structured="prompt" if local else "auto",
         connect=connect,
+        limit=limit,
     )
 
 
@@ -92,17 +110,17 @@ def _local_judge(
     prompt_version: str,
     info: dict[str, Any],
     echo: Callable[[str], None],
+    limit: SpendingLimit | None,
 ) -> Iterator[OpenAIJudge]:
     """A judge over a llama.cpp server started on the first cache miss, stopped on exit."""
     from ground_gate.local.server import HOST
 
-    context_tokens = config.context_tokens or LOCAL_CONTEXT_TOKENS
     servers: list[LocalServer] = []
     # The port is known once the server runs; connect() points the client at it.
     client = build_openai_client(PLACEHOLDER_API_KEY, f"http://{HOST}/v1", config.timeout_s)
 
     def start() -> str:
-        server = _local_server(config, context_tokens, echo)
+        server = _local_server(config, echo)
         servers.append(server)
         server.start()
         echo(f"ground-gate: the local judge is ready ({server.startup_seconds:.1f} s)")
@@ -115,15 +133,13 @@ def _local_judge(
         client.base_url = await asyncio.to_thread(start)
 
     try:
-        yield _judge(config, client, cache, prompt_version, context_tokens, connect)
+        yield _judge(config, client, cache, prompt_version, limit, connect)
     finally:
         for server in servers:
             server.stop()
 
 
-def _local_server(
-    config: JudgeConfig, context_tokens: int, echo: Callable[[str], None]
-) -> LocalServer:
+def _local_server(config: JudgeConfig, echo: Callable[[str], None]) -> LocalServer:
     """A server, not started yet, on the model file (found, or downloaded and verified)."""
     from ground_gate.local.resolve import resolve_model
     from ground_gate.local.server import HOST, LocalServer
@@ -136,7 +152,10 @@ def _local_server(
         renderer.close()
     echo(f"ground-gate: starting the local judge ({path.name}) on {HOST}")
     return LocalServer(
-        path, context_tokens=context_tokens, threads=config.threads, stop_timeout_s=3.0
+        path,
+        context_tokens=context_tokens(config) or LOCAL_CONTEXT_TOKENS,
+        threads=config.threads,
+        stop_timeout_s=3.0,
     )
 
 

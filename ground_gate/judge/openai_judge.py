@@ -31,7 +31,8 @@ from ground_gate.judge.base import (
     Usage,
     with_usage,
 )
-from ground_gate.judge.cache import CompletionCache, JudgeCache, cache_key
+from ground_gate.judge.budget import SpendingLimit
+from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.judge.failures import (
     CALL_EXCEPTIONS,
     Failed,
@@ -77,10 +78,12 @@ class OpenAIJudge:
         rand: Callable[[], float] = random.random,
         clock: Callable[[], float] = time.perf_counter,
         connect: Callable[[], Awaitable[None]] | None = None,
+        limit: SpendingLimit | None = None,
     ) -> None:
         """prompt_version: the prompts' version, part of every cache key.
         connect: awaited once, before the first request leaves (a cache hit needs none),
-        e.g. to start a local server; if it raises, the judge is unavailable from then on."""
+        e.g. to start a local server; if it raises, the judge is unavailable from then on.
+        limit: judge.budget, asked before every request (retries and repairs included)."""
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         if max_retries < 0:
@@ -109,6 +112,7 @@ class OpenAIJudge:
         self._connect = connect
         self._connect_lock = asyncio.Lock()
         self._usage: dict[str, Usage] = {}
+        self._limit = limit
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(model={self._model!r}, host={self._host!r})"
@@ -148,13 +152,10 @@ class OpenAIJudge:
 
     async def complete(self, request: JudgeRequest) -> Completion:
         self._raise_if_unavailable()
-        key = cache_key(
+        key = request_key(
+            request,
             model=self._model,
             temperature=self._temperature,
-            max_tokens=request.max_tokens,
-            logprobs=request.logprobs,
-            schema=request.json_schema,
-            messages=request.messages,
             prompt_version=self._prompt_version,
         )
         cached = self._cache.get(key, request.json_schema)
@@ -253,6 +254,8 @@ class OpenAIJudge:
         response_format = self._response_format(request)
         async with self._semaphore:
             self._raise_if_unavailable()
+            ticket = self._limit.reserve(messages, request.max_tokens) if self._limit else None
+            tokens_before = (usage.prompt_tokens, usage.completion_tokens)
             started = self._clock()
             usage.calls += 1
             try:
@@ -269,6 +272,12 @@ class OpenAIJudge:
                 return exception_failed(exc, timeout_s=self._timeout_s)
             finally:
                 usage.seconds += self._clock() - started
+                if self._limit is not None and ticket is not None:
+                    self._limit.settle(
+                        ticket,
+                        usage.prompt_tokens - tokens_before[0],
+                        usage.completion_tokens - tokens_before[1],
+                    )
 
     def _arguments(
         self,

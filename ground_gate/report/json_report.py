@@ -17,11 +17,13 @@ from typing import Any
 import jsonschema
 
 from ground_gate import __version__
-from ground_gate.config.model import Threshold
+from ground_gate.config.model import Prices, Threshold
 from ground_gate.gate import BaselineVerdict, GateResult, Verdict, failing_rows
 from ground_gate.judge.base import Usage
+from ground_gate.judge.budget import SpendingLimit
 from ground_gate.report.types import (
     BaselineEntry,
+    BudgetEntry,
     ConfigRef,
     DatasetEntry,
     EvidenceSummary,
@@ -127,8 +129,8 @@ def baseline_scores(report: Mapping[str, Any]) -> dict[tuple[str, str], dict[str
     return scores
 
 
-def _usage(usage: Usage) -> UsageCounts:
-    return {
+def _usage(usage: Usage, prices: Prices | None = None) -> UsageCounts:
+    counts: UsageCounts = {
         "calls": usage.calls,
         "prompt_tokens": usage.prompt_tokens,
         "completion_tokens": usage.completion_tokens,
@@ -139,6 +141,9 @@ def _usage(usage: Usage) -> UsageCounts:
         "seconds": usage.seconds,
         "unrecorded": usage.unrecorded,
     }
+    if prices is not None:
+        counts["cost_usd"] = round(prices.cost(usage.prompt_tokens, usage.completion_tokens), 6)
+    return counts
 
 
 def _unit(unit: UnitResult) -> UnitEntry:
@@ -211,13 +216,31 @@ def _evidence(
     return {"policy": policy, "units": quoted, "problem": problem}
 
 
-def _usage_summary(usage_by_metric: Mapping[str, Usage]) -> UsageSummary:
+def _usage_summary(usage_by_metric: Mapping[str, Usage], prices: Prices | None) -> UsageSummary:
     total = Usage()
     for usage in usage_by_metric.values():
         total.add(usage)
     return {
-        "by_metric": {name: _usage(u) for name, u in sorted(usage_by_metric.items())},
-        "total": _usage(total),
+        "by_metric": {name: _usage(u, prices) for name, u in sorted(usage_by_metric.items())},
+        "total": _usage(total, prices),
+    }
+
+
+def _budget(limit: SpendingLimit) -> BudgetEntry:
+    budget, spent = limit.budget, limit.spent
+    return {
+        "limits": {
+            "max_calls": budget.max_calls,
+            "max_tokens": budget.max_tokens,
+            "max_usd": budget.max_usd,
+        },
+        "spent": {
+            "calls": spent.calls,
+            "prompt_tokens": spent.prompt_tokens,
+            "completion_tokens": spent.completion_tokens,
+            "usd": None if spent.usd is None else round(spent.usd, 6),
+        },
+        "exceeded": limit.exceeded,
     }
 
 
@@ -240,6 +263,9 @@ def build_report(
     dataset_digests: Mapping[str, str] | None = None,
     shard: ShardEntry | None = None,
     positions: Mapping[tuple[str, str], int] | None = None,
+    not_run: Sequence[tuple[str, str]] = (),
+    prices: Prices | None = None,
+    limit: SpendingLimit | None = None,
 ) -> Report:
     """The report: a plain dict (json.dumps writes it as it is), typed by `report.types`.
 
@@ -249,6 +275,9 @@ def build_report(
     evidence_problem: why some units the policy asked evidence for have none, if any.
     shard, positions: for `run --shard K/N`, the shard and each row's place among its
     dataset's rows ((dataset, row id) -> 0-based), so that a merge restores the order.
+    not_run: (dataset, row id) of the rows selected but not scored (written when any).
+    prices: the judge's prices, for the cost in the usage (None: unknown, not written).
+    limit: judge.budget and what the run spent of it (None: no budget, not written).
     """
     config: ConfigRef = {"path": config_path, "digest": f"sha256:{config_digest}"}
     if resolved_digest:
@@ -267,9 +296,13 @@ def build_report(
         "scores": [_score(v) for v in gate.verdicts],
         "rows": _rows(rows, thresholds, positions if shard is not None else None),
         "evidence": _evidence(rows, evidence_policy, evidence_problem),
-        "usage": _usage_summary(usage_by_metric),
+        "usage": _usage_summary(usage_by_metric, prices),
         "seconds": round(seconds, 3),
     }
     if shard is not None:
         report["shard"] = shard
+    if not_run:
+        report["not_run"] = [{"dataset": dataset, "id": row_id} for dataset, row_id in not_run]
+    if limit is not None:
+        report["budget"] = _budget(limit)
     return report

@@ -151,6 +151,13 @@ def _reasons(report: Report) -> list[str]:
     lines = []
     if report["incomplete"]:
         lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
+    not_run = report.get("not_run") or []
+    if not_run:
+        listed = ", ".join(f"{cell(r['dataset'], 40)}/{cell(r['id'], 60)}" for r in not_run[:10])
+        more = f" and {len(not_run) - 10} more" if len(not_run) > 10 else ""
+        lines.append(
+            f"- {WARN} {len(not_run)} row(s) not run, so not in the scores: {listed}{more}"
+        )
     addressed = [r for r in report["rows"] if r.get("addressed_to_judge")]
     if addressed:
         first = addressed[0]
@@ -248,22 +255,25 @@ def _row_cells(row: RowEntry, scores: Sequence[str]) -> list[str]:
 
 
 def _rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
-    """Every row's scores (the failing ones first when there are too many to show)."""
+    """Every row's scores (the failing ones first when there are too many to show), then the
+    rows not run."""
     rows = list(report["rows"])
-    if not rows:
+    not_run = list(report.get("not_run") or [])
+    if not rows and not not_run:
         return []
     if len(rows) > limit:
         rows = sorted(rows, key=lambda r: not r["failing"])[:limit]
     scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
     body = [[cell(r["dataset"], 40), cell(r["id"], 80), *_row_cells(r, scores)] for r in rows]
+    body += [
+        [cell(r["dataset"], 40), cell(r["id"], 80), *(["not run"] * len(scores))]
+        for r in not_run[: max(limit - len(rows), 0)]
+    ]
     table = tabulate(
         body, headers=["dataset", "row", *scores], tablefmt="github", disable_numparse=True
     )
-    shown = (
-        f"{len(rows)} of {len(report['rows'])}"
-        if len(rows) < len(report["rows"])
-        else str(len(rows))
-    )
+    total = len(report["rows"]) + len(not_run)
+    shown = f"{len(body)} of {total}" if len(body) < total else str(len(body))
     return [f"<details><summary>Rows ({shown})</summary>", "", table, "", "</details>"]
 
 
@@ -356,10 +366,25 @@ def _usage(report: Report) -> list[str]:
         "",
         table,
         "",
-        f"Wall time {report['seconds']:.1f} s.",
+        f"Wall time {report['seconds']:.1f} s.{_cost_text(report)}",
         "",
         "</details>",
     ]
+
+
+def _cost_text(report: Report) -> str:
+    """The judge's cost at judge.prices, and judge.budget's use, when known."""
+    text = ""
+    cost = report["usage"]["total"].get("cost_usd")
+    if cost is not None and report["judge"].get("provider") != "local":  # free: nothing to say
+        text += f" Cost ${cost:.4f} at judge.prices."
+    budget = report.get("budget")
+    if budget:
+        limits = budget["limits"]
+        calls = f" of {limits['max_calls']}" if limits["max_calls"] is not None else ""
+        text += f" Budget: {budget['spent']['calls']}{calls} call(s) spent"
+        text += f", {budget['exceeded']}." if budget["exceeded"] else "."
+    return text
 
 
 def render_markdown(

@@ -93,6 +93,7 @@ class UsageCounts(TypedDict):
     parse_failures: int
     seconds: float
     unrecorded: NotRequired[int]
+    cost_usd: NotRequired[float]  # only when the judge's prices are known (judge.prices)
 
 
 class UnitEntry(TypedDict):
@@ -137,6 +138,32 @@ class UsageSummary(TypedDict):
     total: UsageCounts
 
 
+class RowRef(TypedDict):
+    dataset: str
+    id: str
+
+
+class BudgetLimits(TypedDict):
+    max_calls: int | None
+    max_tokens: int | None
+    max_usd: float | None
+
+
+class BudgetSpent(TypedDict):
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    usd: float | None  # None: the prices are unknown
+
+
+class BudgetEntry(TypedDict):
+    """judge.budget: its limits, what the run's requests spent, and which limit stopped it."""
+
+    limits: BudgetLimits
+    spent: BudgetSpent
+    exceeded: str | None  # e.g. "max_calls 20 reached"; None: the run kept within it
+
+
 class Report(TypedDict):
     schema_version: int
     tool: ToolInfo
@@ -154,3 +181,5 @@ class Report(TypedDict):
     evidence: NotRequired[EvidenceSummary]
     usage: UsageSummary
     seconds: float
+    not_run: NotRequired[list[RowRef]]  # rows selected but not scored (an incomplete run)
+    budget: NotRequired[BudgetEntry]  # only when the config sets judge.budget

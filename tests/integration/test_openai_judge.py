@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from openai.types.chat import ChatCompletion
 
+from ground_gate.config.model import Budget
 from ground_gate.errors import JudgeError, JudgeUnavailableError, ModelError
 from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError, Usage
+from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
@@ -695,3 +697,36 @@ async def test_openai_judge__timeout_is_a_deadline_on_the_whole_call(
     assert time.monotonic() - started < 10  # two attempts of 1 s, not the body's minute
     assert server.request_count == 2
     assert judge.usage_by_purpose()["test"].calls == 2
+
+
+async def test_openai_judge__budget_counts_retries_and_no_request_starts_past_max_calls(
+    server: FakeOpenAI, make_judge: JudgeFactory
+) -> None:
+    server.set_handler(lambda body: slow(completion("Yes", prompt_tokens=30), 0.05))
+    server.push(error(500, "boom"))  # the first request fails and is retried: two requests
+    limit = SpendingLimit(Budget(max_calls=7), None)
+    judge = make_judge(server.url, max_concurrency=4, limit=limit)
+    results = await asyncio.gather(
+        *(judge.complete(ask(f"q{i}")) for i in range(12)), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, BudgetExceededError)]
+    assert server.request_count == 7
+    assert len(refused) == 12 - 6  # six answered, one of them after a retry
+    assert limit.spent.calls == 7
+    assert limit.spent.prompt_tokens == 6 * 30
+    assert limit.exceeded == "max_calls 7 reached"
+
+
+async def test_openai_judge__a_cache_hit_is_not_a_call_once_the_budget_is_spent(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path
+) -> None:
+    server.set_handler(lambda body: completion("Yes"))
+    cache = JudgeCache(tmp_path)
+    await make_judge(server.url, cache=cache).complete(ask("cached"))
+    limit = SpendingLimit(Budget(max_calls=1), None)
+    judge = make_judge(server.url, cache=cache, limit=limit)
+    await judge.complete(ask("fresh"))
+    with pytest.raises(BudgetExceededError):
+        await judge.complete(ask("another"))
+    assert (await judge.complete(ask("cached"))).cached
+    assert server.request_count == 2

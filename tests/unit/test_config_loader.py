@@ -12,12 +12,14 @@ from jsonschema import Draft202012Validator
 from ground_gate.config.loader import load_config, schema_text
 from ground_gate.config.model import (
     SCORE_NAMES,
+    Budget,
     Config,
     DatasetConfig,
     FaithfulnessConfig,
     GroundednessConfig,
     JudgeConfig,
     MetricsConfig,
+    Prices,
     RatingConfig,
     SummaryAccuracyConfig,
     Threshold,
@@ -589,7 +591,7 @@ def test_load_config__unknown_key_without_a_close_one_lists_the_keys(in_tmp: Pat
     assert message == (
         "config.yml:2: judge: unknown key 'colour'; expected one of: provider, model, base_url, "
         "api_key_env, api_version, temperature, max_concurrency, timeout_s, max_retries, "
-        "cache_dir, addressed_text, model_dir, context_tokens, threads"
+        "cache_dir, addressed_text, model_dir, context_tokens, threads, prices, budget"
     )
 
 
@@ -883,3 +885,68 @@ def test_load_config__example_configs_load(name: str) -> None:
     config = load_config(REPO / "configs" / f"{name}.yml", env)
     for dataset in config.datasets:
         assert dataset.path.is_file(), dataset.path
+
+
+def test_load_config__prices_and_budget(in_tmp: Path) -> None:
+    config = load(
+        MINIMAL.replace(
+            "judge: {provider: openai}",
+            "judge: {provider: openai, prices: {prompt_per_1m: 0.15, completion_per_1m: 0.6},"
+            " budget: {max_calls: 20, max_usd: 1}}",
+        )
+    )
+    assert config.judge.prices == Prices(0.15, 0.6)
+    assert config.judge.budget == Budget(max_calls=20, max_tokens=None, max_usd=1.0)
+    assert config.judge.pricing == Prices(0.15, 0.6)
+    assert config.judge.pricing.cost(1_000_000, 100_000) == pytest.approx(0.21)
+
+
+def test_load_config__the_local_judge_costs_nothing_and_needs_no_prices(in_tmp: Path) -> None:
+    config = load(
+        MINIMAL.replace(
+            "judge: {provider: openai}", "judge: {provider: local, budget: {max_usd: 1}}"
+        )
+    )
+    assert config.judge.prices is None
+    assert config.judge.pricing == Prices(0.0, 0.0)
+
+
+def test_load_config__no_prices_means_an_unknown_cost(in_tmp: Path) -> None:
+    assert load(MINIMAL).judge.pricing is None
+    assert load(MINIMAL).judge.budget is None
+
+
+@pytest.mark.parametrize(
+    ("judge", "expected"),
+    [
+        (
+            "budget: {max_tokens: 0}",
+            "config.yml:2: judge.budget.max_tokens: expected an integer >= 1, got 0",
+        ),
+        (
+            "budget: {max_usd: -1}, prices: {prompt_per_1m: 1, completion_per_1m: 1}",
+            "config.yml:2: judge.budget.max_usd: expected a number > 0, got -1",
+        ),
+        (
+            "budget: {max_calls: 2.5}",
+            "config.yml:2: judge.budget.max_calls: expected an integer, got 2.5",
+        ),
+        (
+            "prices: {prompt_per_1m: -0.1, completion_per_1m: 0}",
+            "config.yml:2: judge.prices.prompt_per_1m: expected a number >= 0, got -0.1",
+        ),
+        (
+            "prices: {prompt_per_1m: 1}",
+            "config.yml:2: judge.prices: missing required key 'completion_per_1m'",
+        ),
+        (
+            "budget: {max_call: 3}",
+            "config.yml:2: judge.budget: unknown key 'max_call' (did you mean 'max_calls'?)",
+        ),
+    ],
+)
+def test_load_config__bad_prices_and_budgets_name_the_key(
+    in_tmp: Path, judge: str, expected: str
+) -> None:
+    text = MINIMAL.replace("judge: {provider: openai}", f"judge: {{provider: openai, {judge}}}")
+    assert error_of(text) == expected

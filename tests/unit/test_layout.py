@@ -31,8 +31,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the whole job wired: config -> datasets -> judge -> runner -> gate -> reports
     "pipeline": (
         "config", "datasets", "judge", "metrics", "runner", "dataset_scores", "gate",
-        "report", "results", "calibration", "labels", "progress", "errors", "outcome",
+        "report", "results", "calibration", "labels", "progress", "errors", "outcome", "plan",
     ),
+    # what a run would ask of the judge: the metrics run through the runner on a judge that
+    # answers from the cache or makes an answer up
+    "plan": ("runner", "metrics", "judge", "datasets", "results", "report", "config", "text"),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)

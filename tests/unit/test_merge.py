@@ -58,6 +58,16 @@ def test_merge_reports__an_incomplete_shard_makes_an_incomplete_merge() -> None:
     assert merged["incomplete"] == "shard 2/2: interrupted"
 
 
+def test_merge_reports__rows_a_shard_did_not_run_are_listed_in_the_merge() -> None:
+    shards = shard_reports()
+    shards[1][1]["incomplete"] = "the judge budget is spent"
+    shards[1][1]["not_run"] = [{"dataset": "support", "id": "r-9"}]
+    merged = merge_reports(shards)
+    assert merged["not_run"] == [{"dataset": "support", "id": "r-9"}]
+    assert (merged["status"], merged["passed"]) == ("incomplete", False)
+    assert "not_run" not in merge_reports(shard_reports())
+
+
 @pytest.mark.parametrize(
     ("change", "expected"),
     [

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.config.model import Threshold
+from ground_gate.config.model import Budget, Prices, Threshold
 from ground_gate.dataset_scores import summarise
 from ground_gate.gate import evaluate
 from ground_gate.judge.base import Usage
+from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.report import json_report
 from ground_gate.report.escape import cell
 from ground_gate.report.json_report import baseline_scores, build_report
@@ -248,7 +249,8 @@ def test_report_types__the_same_fields_as_the_schema(typed, where):
 
 
 def test_report_usage__every_field_of_usage():
-    assert list(UsageCounts.__annotations__) == list(Usage().as_dict())
+    # and the cost at judge.prices, computed from the tokens when the prices are known
+    assert list(UsageCounts.__annotations__) == [*Usage().as_dict(), "cost_usd"]
 
 
 def test_report_schema__published_in_the_package():
@@ -453,3 +455,54 @@ def test_render_markdown__a_shard_says_so_under_its_headline_and_nothing_else_ch
         "reports into the run's report and gives the gate's verdict.\n"
     )
     assert rest.split("\n", 2)[2] == unsharded.split("\n", 1)[1]
+
+
+def stopped_by_budget_report():
+    """report() as a budget stopped it: the two rows scored, two more not run."""
+    rs = rows()
+    limit = SpendingLimit(Budget(max_calls=7), Prices(0.15, 0.6))
+    for _ in range(7):
+        limit.settle(limit.reserve((), 1), 100, 10)
+    with pytest.raises(BudgetExceededError):
+        limit.reserve((), 1)
+    scores = {"groundedness": ("groundedness",)}
+    thresholds = {"support": {"groundedness": THRESHOLDS["groundedness"]}}
+    return build_report(
+        config_path="gg.yml",
+        config_digest="abc",
+        judge={"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "1"},
+        datasets=[("support", 4)],
+        rows=rs[:1],
+        gate=evaluate(summarise(rs[:1], ["support"], scores), thresholds, "fail", "stopped"),
+        thresholds=thresholds,
+        usage_by_metric={"groundedness": Usage(calls=7, prompt_tokens=700, completion_tokens=70)},
+        seconds=3.5,
+        on_error="fail",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+        not_run=[("support", "r-2"), ("support", "r-3|x")],
+        prices=Prices(0.15, 0.6),
+        limit=limit,
+    )
+
+
+def test_report__a_run_stopped_by_its_budget_lists_the_rows_not_run_and_what_was_spent():
+    r = stopped_by_budget_report()
+    assert json_report.schema_problems(r) == []
+    assert r["not_run"] == [
+        {"dataset": "support", "id": "r-2"},
+        {"dataset": "support", "id": "r-3|x"},
+    ]
+    assert r["budget"] == {
+        "limits": {"max_calls": 7, "max_tokens": None, "max_usd": None},
+        "spent": {"calls": 7, "prompt_tokens": 700, "completion_tokens": 70, "usd": 0.000147},
+        "exceeded": "max_calls 7 reached",
+    }
+    assert r["usage"]["total"]["cost_usd"] == 0.000147
+    assert (r["status"], r["passed"]) == ("incomplete", False)
+
+
+EXPECTED_STOPPED_BY_BUDGET = "## ⚠️ ground-gate: incomplete\n\n1 row(s) in 1 dataset(s), judged by `gpt-4o-mini`; 0 of 1 check(s) failed.\n\n| dataset   | rows   | groundedness    |\n|-----------|--------|-----------------|\n| support   | 1 of 4 | ✅ 0.95 (≥ 0.80) |\n\n- ⚠️ the run did not finish: stopped\n- ⚠️ 2 row(s) not run, so not in the scores: support/r-2, support/r-3\\|x\n\n<details><summary>Rows (3)</summary>\n\n| dataset   | row    | groundedness   |\n|-----------|--------|----------------|\n| support   | ok-1   | 0.95           |\n| support   | r-2    | not run        |\n| support   | r-3\\|x | not run        |\n\n</details>\n\n<details><summary>Scores in detail</summary>\n\n| dataset   | score        | mean   | 95% CI        | rows scored   | errors   | no claims   |\n|-----------|--------------|--------|---------------|---------------|----------|-------------|\n| support   | groundedness | 0.950  | 0.950 – 0.950 | 1             | 0        | 0           |\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric       | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|--------------|---------------|--------------|-----------------|---------------------|-----------|\n| groundedness | 7             | 0            | 700             | 70                  | 0         |\n| total        | 7             | 0            | 700             | 70                  | 0         |\n\nWall time 3.5 s. Cost $0.0001 at judge.prices. Budget: 7 of 7 call(s) spent, max_calls 7 reached.\n\n</details>\n"
+
+
+def test_render_markdown__rows_not_run_and_the_budget():
+    assert render_markdown(stopped_by_budget_report()) == EXPECTED_STOPPED_BY_BUDGET
