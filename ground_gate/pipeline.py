@@ -40,6 +40,7 @@ from ground_gate.report.json_report import (
     SCHEMA_VERSION,
     baseline_scores,
     build_report,
+    row_text,
     schema_problems,
 )
 from ground_gate.report.junit import render_junit
@@ -249,6 +250,11 @@ class _Job:
             not_run=self.not_run(result),
             prices=self.config.judge.pricing,
             limit=self.limit,
+            texts={
+                (name, s.id): row_text(s.source_text, s.question, s.response)
+                for name, samples in self.work
+                for s in samples
+            },
         )
 
     def evidence_step(
