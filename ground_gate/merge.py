@@ -312,6 +312,7 @@ class MergeOptions:
     output_json: Path | None = None
     output_md: Path | None = None
     output_junit: Path | None = None
+    output_html: Path | None = None
 
 
 def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
@@ -319,7 +320,13 @@ def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
     for; the exit code is the unsharded run's."""
     report, baseline = read_merged(options)
     return finish(
-        report, baseline, options.output_json, options.output_md, options.output_junit, echo
+        report,
+        baseline,
+        options.output_json,
+        options.output_md,
+        options.output_junit,
+        echo,
+        html_path=options.output_html,
     )
 
 
