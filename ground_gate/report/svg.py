@@ -78,10 +78,11 @@ def _lines(lines: Sequence[Line]) -> list[str]:
             f'<line class="{_esc(line.kind)}" x1="{x}" y1="{TOP - 4}" x2="{x}" '
             f'y2="{HEIGHT - BOTTOM}">{title}</line>'
         )
-        parts.append(
-            f'<text class="mark" x="{x}" y="{TOP - 6}" text-anchor="middle">'
-            f"{_esc(line.label)}</text>"
-        )
+        if line.kind != "mean":  # the mean is in the caption: two labels would collide
+            parts.append(
+                f'<text class="mark" x="{x}" y="{TOP - 6}" text-anchor="middle">'
+                f"{_esc(line.label)}</text>"
+            )
     return parts
 
 
