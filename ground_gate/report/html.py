@@ -239,6 +239,10 @@ def _threshold_lines(entry: Mapping[str, Any]) -> list[Line]:
     return lines
 
 
+def _mean_text(mean: float | None) -> str:
+    return "" if mean is None else f", mean {mean:.2f} dotted"
+
+
 def _distributions(report: Report) -> list[str]:
     out = ['<section id="distributions"><h2>Distributions of row scores</h2>']
     for dataset in report["datasets"]:
@@ -253,7 +257,7 @@ def _distributions(report: Report) -> list[str]:
             chart = histogram([(e["score"], values)], _threshold_lines(e), title)
             out.append(
                 f'<figure><figcaption>{esc(e["score"])} <span class="muted">({direction}, '
-                f"{len(values)} row(s))</span></figcaption>{chart}</figure>"
+                f"{len(values)} row(s){_mean_text(e['mean'])})</span></figcaption>{chart}</figure>"
             )
         out.append("</div>")
     out.append("</section>")
