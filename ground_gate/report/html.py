@@ -30,7 +30,7 @@ from typing import Any
 from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
 from ground_gate.metrics.quotes import anchor, closest, locate
 from ground_gate.report.escape import visible
-from ground_gate.report.formatting import change_text, row_values, threshold_text
+from ground_gate.report.formatting import FAIL, change_text, row_values, threshold_text
 from ground_gate.report.selection import BAD_VERDICTS, ranked_rows
 from ground_gate.report.svg import Line, histogram
 
@@ -75,7 +75,9 @@ mark.u-other{background:var(--card);outline:1px dashed var(--line)}
 mark.ev{background:var(--ev)}mark.near{background:var(--near)}
 sup.tag{font-size:.7em;color:var(--muted);margin-left:1px}
 .v-bad,.v-contra{color:var(--bad);font-weight:600}.v-good{color:var(--good)}
-.legend mark{margin-right:.6rem}
+.legend mark{margin-right:.6rem}#row-table>thead th,td.id{overflow-wrap:anywhere}
+#row-table>thead th{font-size:.8rem}.units td:nth-child(3),.units td:nth-child(6){
+overflow-wrap:anywhere}.units td:nth-child(-n+2),.units td:nth-child(5){white-space:nowrap}
 """
 
 SCRIPT = """
@@ -298,8 +300,11 @@ def marked(text: str, spans: Sequence[Span]) -> str:
 
 
 def _find(unit_text: str, text: str, taken: Sequence[Span]) -> tuple[int, int] | None:
+    """Where a unit is in the response: verbatim, else its words (a claim extracted from
+    a clause ends with a full stop the response does not have there)."""
     start = text.find(unit_text) if unit_text else -1
-    found = (start, start + len(unit_text)) if start >= 0 else locate(unit_text, text)
+    found = (start, start + len(unit_text)) if start >= 0 else None
+    found = found or locate(unit_text, text) or locate(unit_text.rstrip(" .!?"), text)
     if found is None or any(found[0] < s.end and s.start < found[1] for s in taken):
         return None
     return found
@@ -437,6 +442,14 @@ def _row_detail(row: Mapping[str, Any]) -> list[str]:
     return out
 
 
+def _value_cell(value: str) -> str:
+    """A row's value as the markdown words it (formatting.row_values), its failure mark as
+    a class and a plain-font cross: an emoji needs a font a browser may not have."""
+    if value.startswith(FAIL):
+        return f'<td class="num failed">\u2718 {esc(value.removeprefix(FAIL).strip())}</td>'
+    return f'<td class="num">{esc(value)}</td>'
+
+
 def _rows_section(report: Report) -> list[str]:
     rows = ranked_rows(report)
     scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
@@ -471,7 +484,7 @@ def _rows_section(report: Report) -> list[str]:
             if row["failing"]
             else '<td class="passed">pass</td>'
         )
-        values = "".join(f'<td class="num">{esc(v)}</td>' for v in row_values(row, scores))
+        values = "".join(_value_cell(v) for v in row_values(row, scores))
         out += [
             f'<tbody class="row" data-dataset="{esc(row["dataset"])}" data-status="{state}" '
             f'data-scores="{esc(json.dumps(has))}" '
