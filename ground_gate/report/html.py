@@ -30,9 +30,17 @@ from typing import Any
 from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
 from ground_gate.metrics.quotes import anchor, closest, locate
 from ground_gate.report.escape import visible
-from ground_gate.report.formatting import FAIL, change_text, row_values, threshold_text
+from ground_gate.report.formatting import (
+    FAIL,
+    WARN,
+    WORSE,
+    change_text,
+    row_values,
+    threshold_text,
+)
 from ground_gate.report.selection import BAD_VERDICTS, ranked_rows
 from ground_gate.report.svg import Line, histogram
+from ground_gate.report.types import BaselineEntry
 
 Report = Mapping[str, Any]
 # The metrics whose units are sentences or claims of the response: those are marked in it,
@@ -188,6 +196,14 @@ def _interval(ci: Sequence[float] | None) -> str:
     return f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a"
 
 
+def _baseline_text(change: BaselineEntry) -> str:
+    """The markdown's change text (formatting.change_text) with the baseline's mean before
+    it, and words for its emoji marks (a browser may have no emoji font)."""
+    before = "" if change["before"] is None else f"before {change['before']:.2f}: "
+    text = change_text(change).replace(WORSE, "worse").replace(WARN, "").strip()
+    return f"{before}{text} ({change['paired']} paired row(s))"
+
+
 def _scores_table(report: Report) -> list[str]:
     compared = any("baseline" in e for e in report["scores"])
     head = "<th>dataset</th><th>score</th><th>mean</th><th>95% CI</th><th>threshold</th>"
@@ -206,7 +222,7 @@ def _scores_table(report: Report) -> list[str]:
         )
         if compared:
             change = e.get("baseline")
-            line += f"<td>{esc(change_text(change).strip()) if change else ''}</td>"
+            line += f"<td>{esc(_baseline_text(change)) if change else ''}</td>"
         out.append(line + "</tr>")
     out.append("</tbody></table>")
     reasons = [e for e in report["scores"] if e["passed"] is False]

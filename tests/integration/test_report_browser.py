@@ -123,3 +123,23 @@ def test_page__readable_without_javascript(page_file):
 def _artifact(name: str) -> Path:
     browser.ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return browser.ARTIFACTS / name
+
+
+def test_page__follows_the_dark_colour_scheme(page_file):
+    with browser.chromium() as driver:
+        driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia",
+            {"features": [{"name": "prefers-color-scheme", "value": "dark"}]},
+        )
+        driver.get(page_file[0].as_uri())
+        background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(13, 17, 23)"
+        driver.save_screenshot(str(_artifact("report-dark.png")))
+    with browser.chromium() as driver:
+        driver.execute_cdp_cmd(
+            "Emulation.setEmulatedMedia",
+            {"features": [{"name": "prefers-color-scheme", "value": "light"}]},
+        )
+        driver.get(page_file[0].as_uri())
+        background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+        assert background == "rgb(255, 255, 255)"

@@ -188,3 +188,15 @@ def test_calibration_page__distributions_and_roc_with_the_markdown_auc(tmp_path:
     result = CliRunner().invoke(cli, ["report", str(saved), "--html", str(tmp_path / "c.html")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "c.html").read_text(encoding="utf-8") == page
+
+
+def test_render_html__each_score_against_its_baseline_with_the_interval():
+    from tests.unit.test_report import against_baseline
+
+    report, _ = against_baseline()
+    page = render_html(report)
+    assert "<th>against the baseline</th>" in page
+    assert "before 0.90: \u25bc -0.20 [-0.20, -0.20] worse (6 paired row(s))" in page
+    assert "before 0.00: \u25b2 +0.08 [+0.00, +0.25] within noise (6 paired row(s))" in page
+    assert "not compared (1 paired row(s))" in page
+    assert "\u2757" not in page
