@@ -39,6 +39,11 @@ EVIDENCE = "Its 56 Wh battery lasts up to 10 hours of video playback."
 THRESHOLDS = {"groundedness": Threshold(min=0.8), "faithfulness": Threshold(min=0.75)}
 
 
+def _names(hostile: bool) -> list[str]:
+    """The two datasets' names; a config's names reach the page too."""
+    return ["support", "laptops" + (f" {HOSTILE[3]}" if hostile else "")]
+
+
 def _row(index: int, hostile: bool) -> tuple[RowResult, tuple[str, str, str | None]]:
     failing = index % 4 == 1
     row_id = f"row-{index:04d}" + (f" {HOSTILE[index % len(HOSTILE)]}" if hostile else "")
@@ -52,7 +57,9 @@ def _row(index: int, hostile: bool) -> tuple[RowResult, tuple[str, str, str | No
         # the judge's quote for the contradicted sentence is in the source (evidence: shown)
         units.append(UnitResult(CONTRADICTED, 0.05, "contradicted", evidence=EVIDENCE))
         if index % 8 == 1:
-            units.append(UnitResult(INVENTED, 0.1, "unsupported", evidence="NOTHING FOUND"))
+            # a judge's reply is untrusted too
+            quote = HOSTILE[1] if hostile else "NOTHING FOUND"
+            units.append(UnitResult(INVENTED, 0.1, "unsupported", evidence=quote))
     else:
         units.append(UnitResult("It has one HDMI port.", 0.9, "supported"))
     if hostile:
@@ -76,7 +83,7 @@ def _row(index: int, hostile: bool) -> tuple[RowResult, tuple[str, str, str | No
     )
     source = SOURCE + (f"\n\n{junk}" if hostile else "")
     question = "What does the X200 offer?" + (f" {HOSTILE[0]}" if hostile else "")
-    dataset = "laptops" if index % 2 else "support"
+    dataset = _names(hostile)[index % 2]
     return RowResult(dataset, row_id, metrics, 0.5), (source, question, response)
 
 
@@ -85,7 +92,7 @@ def synthetic_report(rows: int, hostile: bool = False) -> dict[str, Any]:
     with a contradicted sentence whose evidence quote is in the source."""
     built = [_row(i, hostile) for i in range(rows)]
     results = [r for r, _ in built]
-    names = ["support", "laptops"]
+    names = _names(hostile)
     scores = {"groundedness": ("groundedness",), "faithfulness": ("faithfulness",)}
     thresholds = {name: THRESHOLDS for name in names}
     report = build_report(
