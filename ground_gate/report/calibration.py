@@ -11,6 +11,7 @@ from tabulate import tabulate
 from ground_gate.calibration import Agreement
 from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.judge.base import Usage
+from ground_gate.report.escape import cell, code
 from ground_gate.report.html import esc, page
 from ground_gate.report.svg import Line, histogram, roc_curve, roc_points
 from ground_gate.results import MetricCost
@@ -96,9 +97,9 @@ def render(
     seconds: float,
     model: str,
 ) -> str:
-    parts = [f"## ground-gate calibration ({rows} labelled rows, judge `{model}`)", ""]
-    for group, agreements in groups.items():
-        parts += [f"### {group}", "", agreement_table(agreements), ""]
+    parts = [f"## ground-gate calibration ({rows} labelled rows, judge `{code(model)}`)", ""]
+    for group, agreements in groups.items():  # a group is the labelled file's dataset field
+        parts += [f"### {cell(group, 80)}", "", agreement_table(agreements), ""]
     parts += ["### Cost", "", cost_table(cost, usage, rows, seconds), ""]
     return "\n".join(parts)
 

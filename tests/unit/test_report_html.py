@@ -182,6 +182,7 @@ def test_calibration_page__distributions_and_roc_with_the_markdown_auc(tmp_path:
     assert tags.count("svg") == 2 and tags.count("polyline") == 2 and "script" not in tags
     assert "circle" in tags  # the suggested threshold on the ROC curve
     assert "news &lt;b&gt;" in page
+    assert "### news &lt;b&gt;" in made["markdown"]  # the group's name escaped there too
     assert "script-src 'none'" in page
     saved = tmp_path / "calibration.json"
     saved.write_text(json.dumps(raw), encoding="utf-8")
