@@ -37,6 +37,21 @@ from ground_gate.text import split_sentences  # noqa: E402
 from tests.integration import browser  # noqa: E402
 
 SHOWN = 10  # rows with judge evidence, as `evidence: shown` quotes it
+# The filters at work: failing rows only, then a search (the first reads every row's text),
+# then the search cleared; seconds each, by the page's clock, layout included.
+FILTER = """
+const t = [];
+function step(id, value, kind) {
+  const e = document.getElementById(id), s = performance.now();
+  e.value = value; e.dispatchEvent(new Event(kind));
+  document.body.offsetHeight;
+  t.push((performance.now() - s) / 1000);
+}
+step('f-status', 'fail', 'change');
+step('f-search', 'bridge', 'input');
+step('f-search', '', 'input');
+return t;
+"""
 
 
 def _row(index: int, record: dict[str, Any], quoted: bool) -> RowResult:
@@ -104,6 +119,7 @@ def measure(report: dict[str, Any], loads: int, folder: Path) -> dict[str, Any]:
             times.append(browser.load_seconds(driver))
             shown = driver.execute_script("return document.querySelectorAll('tbody.row').length")
             assert shown == len(report["rows"]), shown
+        filter_s = driver.execute_script(FILTER)
         requests = [u for u in browser.requests(driver) if u != path.as_uri()]
     return {
         "rows": len(report["rows"]),
@@ -112,6 +128,7 @@ def measure(report: dict[str, Any], loads: int, folder: Path) -> dict[str, Any]:
         "render_s": round(render_s, 3),
         "load_s": [round(t, 3) for t in times],
         "load_median_s": round(statistics.median(times), 3),
+        "filter_s": [round(t, 3) for t in filter_s],
         "other_requests": requests,
     }
 
@@ -134,7 +151,7 @@ def main() -> None:
         print(
             f"{r['rows']} rows: HTML {r['html_bytes'] / 1e6:.2f} MB "
             f"(JSON {r['json_bytes'] / 1e6:.2f} MB), rendered in {r['render_s']:.2f} s, "
-            f"load event after {r['load_median_s']:.3f} s"
+            f"load event after {r['load_median_s']:.3f} s, filters {r['filter_s']} s"
             f" (median of {len(r['load_s'])}: {r['load_s']}), other requests: {r['other_requests']}"
         )
 
