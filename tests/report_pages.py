@@ -76,7 +76,7 @@ def _row(index: int, hostile: bool) -> tuple[RowResult, tuple[str, str, str | No
         MetricResult(
             "faithfulness",
             "ok",
-            {"faithfulness": 0.5 if failing else 1.0},
+            {"faithfulness": 0.5 if index % 8 == 1 else 1.0},  # half the failing rows
             (UnitResult("The X200 weighs 1.2 kg", 1.0, "supported"),),
             usage=Usage(calls=1),
         ),

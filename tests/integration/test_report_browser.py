@@ -90,8 +90,14 @@ def test_page__filters_by_status_dataset_score_and_search(driver, page_file):
     assert _visible_rows(driver) == sum(
         1 for r in report["rows"] if r["failing"] and r["dataset"] == laptops
     )
-    status.select_by_value("")
     Select(driver.find_element(By.ID, "f-dataset")).select_by_value("")
+    score = Select(driver.find_element(By.ID, "f-score"))
+    score.select_by_value("faithfulness")  # with "failing": the rows failing that score
+    faithless = sum(1 for r in report["rows"] if "faithfulness" in r["failing"])
+    assert 0 < faithless < sum(1 for r in report["rows"] if r["failing"])
+    assert _visible_rows(driver) == faithless
+    score.select_by_value("")
+    status.select_by_value("")
     search = driver.find_element(By.ID, "f-search")
     search.send_keys("row-0005")
     assert _visible_rows(driver) == 1
