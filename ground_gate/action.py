@@ -98,6 +98,7 @@ def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], 
         config_path=settings.config,
         output_json=paths.json,
         output_md=paths.markdown,
+        output_html=paths.html,
         baseline=settings.baseline,
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
@@ -114,6 +115,7 @@ def _merge(settings: Settings, pattern: str, echo: Callable[[str], None]) -> Out
         baseline=settings.baseline,
         output_json=paths.json,
         output_md=paths.markdown,
+        output_html=paths.html,
     )
     return merge(options, echo)
 

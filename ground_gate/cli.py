@@ -29,9 +29,11 @@ from ground_gate.pipeline import (
     CalibrateOptions,
     Outcome,
     PlanOptions,
+    RenderOptions,
     RunOptions,
     execute,
     plan_document,
+    render_saved,
     report_text,
 )
 from ground_gate.pipeline import calibrate as calibrate_run
@@ -108,6 +110,20 @@ def _junit_path(ctx: click.Context, param: click.Parameter, value: Path | None) 
     return value
 
 
+def _file_only(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value == STDOUT:
+        raise click.BadParameter("write the HTML page to a file; '-' is for --output-json/-md")
+    return value
+
+
+output_html_option = click.option(
+    "--output-html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_file_only,
+    help="Write the HTML page here: one self-contained file (scores, distributions, every row "
+    "with its units marked and its evidence highlighted in the source).",
+)
+
 output_junit_option = click.option(
     "--output-junit",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -170,6 +186,7 @@ def _print_outcome(
     "join the N JSON reports with `ground-gate merge`. A complete shard exits 0.",
 )
 @output_junit_option
+@output_html_option
 @click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
 @user_errors
 def run(
@@ -182,6 +199,7 @@ def run(
     baseline: Path | None,
     shard: Shard | None,
     output_junit: Path | None,
+    output_html: Path | None,
     quiet: bool,
 ) -> None:
     """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
@@ -195,6 +213,7 @@ def run(
         baseline=baseline,
         shard=shard,
         output_junit=output_junit,
+        output_html=output_html,
     )
     _one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, _echo_err)
@@ -215,6 +234,7 @@ def run(
     help="Write the markdown report here ('-': stdout).",
 )
 @output_junit_option
+@output_html_option
 @click.option(
     "--baseline",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -227,6 +247,7 @@ def merge(
     output_json: Path | None,
     output_md: Path | None,
     output_junit: Path | None,
+    output_html: Path | None,
     baseline: Path | None,
     quiet: bool,
 ) -> None:
@@ -235,11 +256,41 @@ def merge(
     config, datasets or prompts; a report that is not valid)."""
     _one_stdout(output_json, output_md)
     options = MergeOptions(
-        reports, baseline, _to_file(output_json), _to_file(output_md), output_junit
+        reports, baseline, _to_file(output_json), _to_file(output_md), output_junit, output_html
     )
     outcome = merge_shards(options, _echo_err)
     _print_outcome(outcome, output_json, output_md, quiet)
     sys.exit(outcome.exit_code)
+
+
+@cli.command(name="report")
+@click.argument(
+    "report_path", metavar="REPORT.json", type=click.Path(dir_okay=False, path_type=Path)
+)
+@click.option(
+    "--md",
+    "output_md",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Write the markdown here ('-': stdout, the default when neither is given).",
+)
+@click.option(
+    "--html",
+    "output_html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_file_only,
+    help="Write the self-contained HTML page here.",
+)
+@user_errors
+def report_command(report_path: Path, output_md: Path | None, output_html: Path | None) -> None:
+    """Render a saved JSON report (a run's, a merge's or a calibration's) again, with the
+    renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read."""
+    if output_md is None and output_html is None:
+        output_md = STDOUT
+    options = RenderOptions(report_path, _to_file(output_md), output_html)
+    markdown, code = render_saved(options, _echo_err)
+    if output_md == STDOUT:
+        click.echo(markdown, nl=False)
+    sys.exit(code)
 
 
 @cli.command()
@@ -298,6 +349,13 @@ def schema() -> None:
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the judge cache.")
 @click.option("--output-json", type=click.Path(dir_okay=False, path_type=Path), help="'-': stdout.")
 @click.option("--output-md", type=click.Path(dir_okay=False, path_type=Path), help="'-': stdout.")
+@click.option(
+    "--output-html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_file_only,
+    help="Write the HTML page here: per group and score, the labelled rows' distributions and "
+    "the ROC curve, with the suggested threshold and its interval.",
+)
 @user_errors
 def calibrate(
     config_path: Path,
@@ -306,11 +364,18 @@ def calibrate(
     no_cache: bool,
     output_json: Path | None,
     output_md: Path | None,
+    output_html: Path | None,
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
     _one_stdout(output_json, output_md)
     options = CalibrateOptions(
-        config_path, labels, limit, no_cache, _to_file(output_json), _to_file(output_md)
+        config_path,
+        labels,
+        limit,
+        no_cache,
+        _to_file(output_json),
+        _to_file(output_md),
+        output_html,
     )
     outcome = calibrate_run(options, os.environ, _echo_err)
     _print_outcome(outcome, output_json, output_md, quiet=False)

@@ -271,7 +271,8 @@ def merge_reports(
             f"--baseline is {baseline_digest}, but the shards were compared with {recorded}"
         )
     first = shards[0].report
-    rows = [readback.row_result(r) for r in _rows(shards)]
+    placed = _rows(shards)
+    rows = [readback.row_result(r) for r in placed]
     names = [d["name"] for d in first["datasets"]]
     thresholds = readback.thresholds(first)
     incomplete = _incomplete(shards)
@@ -300,6 +301,7 @@ def merge_reports(
         resolved_digest=first["config"]["resolved_digest"].removeprefix("sha256:"),
         dataset_digests={name: d for name, d, _ in _datasets(first) if d is not None},
         not_run=[(n["dataset"], n["id"]) for s in shards for n in s.report.get("not_run", [])],
+        texts={(r["dataset"], r["id"]): r["text"] for r in placed if "text" in r},
     )
 
 
@@ -310,6 +312,7 @@ class MergeOptions:
     output_json: Path | None = None
     output_md: Path | None = None
     output_junit: Path | None = None
+    output_html: Path | None = None
 
 
 def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
@@ -317,7 +320,13 @@ def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
     for; the exit code is the unsharded run's."""
     report, baseline = read_merged(options)
     return finish(
-        report, baseline, options.output_json, options.output_md, options.output_junit, echo
+        report,
+        baseline,
+        options.output_json,
+        options.output_md,
+        options.output_junit,
+        echo,
+        html_path=options.output_html,
     )
 
 

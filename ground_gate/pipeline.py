@@ -36,10 +36,12 @@ from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.plan import Plan, PlanningJudge, make_plan, plan_json, plan_text
 from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
+from ground_gate.report.html import render_html
 from ground_gate.report.json_report import (
     SCHEMA_VERSION,
     baseline_scores,
     build_report,
+    row_text,
     schema_problems,
 )
 from ground_gate.report.junit import render_junit
@@ -65,6 +67,7 @@ class RunOptions:
     judge_overrides: Mapping[str, Any] = field(default_factory=dict)
     shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
     output_junit: Path | None = None
+    output_html: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -104,24 +107,62 @@ def as_judged(config: JudgeConfig, samples: Sequence[Sample]) -> list[Sample]:
 
 
 def read_baseline(path: Path) -> dict[str, Any]:
+    return read_run_report(path, "baseline")
+
+
+def _read_json(path: Path, what: str) -> Any:
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"baseline {path}: no such file") from None
+        raise ConfigError(f"{what} {path}: no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ConfigError(f"baseline {path}: not a readable JSON report ({exc})") from None
+        raise ConfigError(f"{what} {path}: not a readable JSON report ({exc})") from None
+
+
+def read_run_report(path: Path, what: str = "report") -> dict[str, Any]:
+    """A run's (or a merge's) JSON report, checked against the published schema."""
+    report = _read_json(path, what)
+    _check_run_report(report, path, what)
+    return report  # type: ignore[no-any-return]
+
+
+def _check_run_report(report: Any, path: Path, what: str) -> None:
     if not isinstance(report, dict) or report.get("schema_version") != SCHEMA_VERSION:
         raise ConfigError(
-            f"baseline {path}: expected a ground-gate JSON report with schema_version "
+            f"{what} {path}: expected a ground-gate JSON report with schema_version "
             f"{SCHEMA_VERSION}"
         )
     problems = schema_problems(report, message_chars=160)
     if problems:
         more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
         raise ConfigError(
-            f"baseline {path}: does not match the published report schema ({problems[0]}{more})"
+            f"{what} {path}: does not match the published report schema ({problems[0]}{more})"
         )
-    return report
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """`ground-gate report REPORT.json`: render a saved report again."""
+
+    report: Path
+    output_md: Path | None = None
+    output_html: Path | None = None
+
+
+def render_saved(options: RenderOptions, echo: Callable[[str], None]) -> tuple[str, int]:
+    """The markdown of a saved report (a run's, a merge's or a calibration's), with the files
+    asked for written by the same renderers `run`, `merge` and `calibrate` use; and the exit
+    code (2 when a file could not be written)."""
+    raw = _read_json(options.report, "report")
+    if isinstance(raw, dict) and "groups" in raw and "rows_scored" in raw:
+        markdown = calibration_report.render_saved(raw)
+        page = calibration_report.render_html(raw) if options.output_html else ""
+    else:
+        _check_run_report(raw, options.report, "report")
+        markdown = render_markdown(raw, worst_rows=WORST_ROWS)
+        page = render_html(raw) if options.output_html else ""
+    written = _write_outputs([(options.output_md, markdown), (options.output_html, page)], echo)
+    return markdown, EXIT_PASSED if written else EXIT_ERROR
 
 
 def _rows_at_once(config: JudgeConfig) -> int:
@@ -249,6 +290,11 @@ class _Job:
             not_run=self.not_run(result),
             prices=self.config.judge.pricing,
             limit=self.limit,
+            texts={
+                (name, s.id): row_text(s.source_text, s.question, s.response)
+                for name, samples in self.work
+                for s in samples
+            },
         )
 
     def evidence_step(
@@ -327,7 +373,13 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
         )
     report = job.report(result, info)
     return finish(
-        report, job.baseline, options.output_json, options.output_md, options.output_junit, echo
+        report,
+        job.baseline,
+        options.output_json,
+        options.output_md,
+        options.output_junit,
+        echo,
+        html_path=options.output_html,
     )
 
 
@@ -338,6 +390,7 @@ def finish(
     md_path: Path | None,
     junit_path: Path | None,
     echo: Callable[[str], None],
+    html_path: Path | None = None,
 ) -> Outcome:
     """Render the report, write the outputs asked for, and say how the run ends. A shard's
     own verdict covers its rows only: it exits 0 once complete, and the merge gates."""
@@ -345,6 +398,8 @@ def finish(
     outputs = [(json_path, report_text(report)), (md_path, markdown)]
     if junit_path is not None:
         outputs.append((junit_path, render_junit(report)))
+    if html_path is not None:
+        outputs.append((html_path, render_html(report)))
     written = _write_outputs(outputs, echo)
     code = exit_code(
         passed=report["passed"],
@@ -418,6 +473,7 @@ class CalibrateOptions:
     no_cache: bool = False
     output_json: Path | None = None
     output_md: Path | None = None
+    output_html: Path | None = None
 
 
 def _agreements(
@@ -499,8 +555,9 @@ def calibrate(
     report["rows_scored"] = [
         _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
     ]
-    written = _write_outputs(
-        [(options.output_json, report_text(report)), (options.output_md, markdown)], echo
-    )
+    outputs = [(options.output_json, report_text(report)), (options.output_md, markdown)]
+    if options.output_html is not None:
+        outputs.append((options.output_html, calibration_report.render_html(report)))
+    written = _write_outputs(outputs, echo)
     code = EXIT_ERROR if result.incomplete or not written else EXIT_PASSED
     return Outcome(report, markdown, code)

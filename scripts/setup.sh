@@ -35,4 +35,17 @@ if [[ ",$extras," == *",local,"* ]] && [ "$(uname -m)" = "x86_64" ]; then
 fi
 
 "${pip[@]}" install --quiet "${find_links[@]}" -e ".[$extras]"
+
+# The HTML report's tests drive a real headless Chromium through chromedriver (Selenium is in
+# the dev extra). Debian packages both; install them where we may (root with apt-get), else
+# those tests skip and say what is missing.
+if [[ ",$extras," == *",dev,"* ]] && ! command -v chromedriver >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "ground-gate setup: installing chromium and chromium-driver for the browser tests" >&2
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; } \
+      || echo "ground-gate setup: could not install chromium; the browser tests will skip" >&2
+  else
+    echo "ground-gate setup: no chromedriver; install chromium and its driver for the browser tests" >&2
+  fi
+fi
 echo "ground-gate setup: ready in $venv (extras: $extras)" >&2

@@ -36,6 +36,7 @@ class ReportPaths:
     json: Path
     markdown: Path
     pr_number: Path
+    html: Path
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,7 @@ def report_paths(settings: Settings) -> ReportPaths:
         json=directory / "report.json",
         markdown=directory / "report.md",
         pr_number=directory / PR_NUMBER_FILE,
+        html=directory / "report.html",
     )
 
 
@@ -137,9 +139,23 @@ def publish_report(
         warn(blocked)
         outcome, url = "skipped", None
     else:
-        outcome, url = post_comment(settings, client, markdown, number, warn, out, sleep)
+        comment = markdown + page_note(settings, paths)
+        outcome, url = post_comment(settings, client, comment, number, warn, out, sleep)
     print(summary, file=out)
     return PublishResult(passed, summary, outcome, url, tuple(warnings))
+
+
+def page_note(settings: Settings, paths: ReportPaths) -> str:
+    """Where the run's HTML page can be downloaded: the workflow run that wrote it uploads
+    the report folder as an artifact (the example workflows do). Nothing when this run wrote
+    no page, or publishes another run's report (workflow_run mode)."""
+    if settings.publish_only or not settings.run_url or not paths.html.is_file():
+        return ""
+    return (
+        "\nEvery row, its marked sentences and its source with the evidence highlighted: "
+        f"`{paths.html.name}` in the `{REPORT_DIR}` artifact of "
+        f"[this workflow run]({settings.run_url}).\n"
+    )
 
 
 def report_error(settings: Settings, message: str, out: TextIO | None = None) -> None:
@@ -177,6 +193,7 @@ def _write_outputs(
             "passed": "true" if passed else "false",
             "report-json": _shown(paths.json, settings.workspace),
             "report-markdown": _shown(paths.markdown, settings.workspace),
+            "report-html": _shown(paths.html, settings.workspace) if paths.html.is_file() else "",
             "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
             "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),

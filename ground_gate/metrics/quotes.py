@@ -15,6 +15,7 @@ the conflict. An invented sentence shares little with any source sentence and ge
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable
 
@@ -53,8 +54,24 @@ def _best_sentence(
     """The source sentence whose `words_of` hold the largest share of `wanted`, if at least
     MIN_WORD_OVERLAP of it."""
     best, best_share = None, 0.0
-    for candidate in split_sentences(source):
+    for candidate in _sentences(source):
         share = len(wanted & words_of(candidate)) / len(wanted)
         if share > best_share:
             best, best_share = candidate, share
     return " ".join(best.split()) if best is not None and best_share >= MIN_WORD_OVERLAP else None
+
+
+@functools.lru_cache(maxsize=32)
+def _sentences(source: str) -> tuple[str, ...]:
+    """A source's sentences, kept for the next unit of the same row (a page asks per unit)."""
+    return tuple(split_sentences(source))
+
+
+def locate(passage: str, source: str) -> tuple[int, int] | None:
+    """Where `passage` (as `anchor` and `closest` give it: the source's own words, whitespace
+    collapsed) is in `source`, as (start, end) offsets; None when it is not there."""
+    tokens = passage.split()
+    if not tokens:
+        return None
+    match = re.search(r"\s+".join(re.escape(t) for t in tokens), source, re.IGNORECASE)
+    return match.span() if match else None

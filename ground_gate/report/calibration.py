@@ -1,4 +1,4 @@
-"""Markdown and JSON for `ground-gate calibrate`."""
+"""Markdown, JSON and the HTML page for `ground-gate calibrate`."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from typing import Any
 from tabulate import tabulate
 
 from ground_gate.calibration import Agreement
+from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.judge.base import Usage
+from ground_gate.report.escape import cell, code
+from ground_gate.report.html import esc, page
+from ground_gate.report.svg import Line, histogram, roc_curve, roc_points
 from ground_gate.results import MetricCost
 
 
@@ -93,9 +97,9 @@ def render(
     seconds: float,
     model: str,
 ) -> str:
-    parts = [f"## ground-gate calibration ({rows} labelled rows, judge `{model}`)", ""]
-    for group, agreements in groups.items():
-        parts += [f"### {group}", "", agreement_table(agreements), ""]
+    parts = [f"## ground-gate calibration ({rows} labelled rows, judge `{code(model)}`)", ""]
+    for group, agreements in groups.items():  # a group is the labelled file's dataset field
+        parts += [f"### {cell(group, 80)}", "", agreement_table(agreements), ""]
     parts += ["### Cost", "", cost_table(cost, usage, rows, seconds), ""]
     return "\n".join(parts)
 
@@ -117,3 +121,117 @@ def as_json(
         },
         "usage": {m: u.as_dict() for m, u in sorted(usage.items())},
     }
+
+
+# --- read back from the JSON, for `ground-gate report` and the HTML page -----------------------
+
+
+def agreements_of(raw: Mapping[str, Any]) -> dict[str, list[Agreement]]:
+    """The agreements of a calibration's JSON (`as_json`), by group."""
+    return {
+        group: [
+            Agreement(
+                **{
+                    **a,
+                    "threshold_interval": tuple(a["threshold_interval"])
+                    if a["threshold_interval"]
+                    else None,
+                }
+            )
+            for a in agreements
+        ]
+        for group, agreements in raw["groups"].items()
+    }
+
+
+def render_saved(raw: Mapping[str, Any]) -> str:
+    """The markdown `calibrate` printed, from its JSON report."""
+    cost = {
+        metric: MetricCost(
+            total=Usage.from_dict(c) or Usage(),
+            rows=c["rows"],
+            unrecorded_rows=c["unrecorded_rows"],
+        )
+        for metric, c in raw["cost"].items()
+    }
+    usage = {metric: Usage.from_dict(u) or Usage() for metric, u in raw["usage"].items()}
+    model = str(raw.get("judge", {}).get("model", "?"))
+    return render(agreements_of(raw), cost, usage, raw["rows"], raw["seconds"], model)
+
+
+def labelled_scores(raw: Mapping[str, Any], group: str, score: str) -> list[tuple[float, int]]:
+    """(score, label) of the group's labelled rows that have the score ("all": every group's)."""
+    return [
+        (row["scores"][score], row["label"])
+        for row in raw["rows_scored"]
+        if (group == "all" or row["group"] == group) and score in row["scores"]
+    ]
+
+
+def _rates(values: Sequence[tuple[float, int]], score: str, cut: float) -> tuple[float, float]:
+    """(false positive rate, true positive rate) of 'grounded' predicted at `cut`."""
+    grounded = [_predicted(score, v, cut) for v, label in values if label == 1]
+    other = [_predicted(score, v, cut) for v, label in values if label == 0]
+    return (sum(other) / max(len(other), 1), sum(grounded) / max(len(grounded), 1))
+
+
+def _predicted(score: str, value: float, cut: float) -> int:
+    return int(value <= cut) if score in LOWER_IS_BETTER else int(value >= cut)
+
+
+def _charts(raw: Mapping[str, Any], group: str, a: Agreement) -> str:
+    values = labelled_scores(raw, group, a.score)
+    lines: list[Line] = []
+    marks: list[tuple[float, float, str]] = []
+    if a.threshold_interval is not None:
+        low, high = a.threshold_interval
+        lines.append(Line(low, f"90% interval [{low:.2f}, {high:.2f}]", "band", to=high))
+        for end in (low, high):
+            marks.append((*_rates(values, a.score, end), f"interval end {end:.2f}"))
+    if a.best_threshold is not None:
+        lines.append(Line(a.best_threshold, f"suggested {a.best_threshold:.2f}", "suggested"))
+        marks.append(
+            (*_rates(values, a.score, a.best_threshold), f"suggested {a.best_threshold:.2f}")
+        )
+    series = [
+        ("grounded", [v for v, label in values if label == 1]),
+        ("not grounded", [v for v, label in values if label == 0]),
+    ]
+    title = f"{group} {a.score}"
+    flipped = [(1 - v if a.score in LOWER_IS_BETTER else v) for v, _ in values]
+    points = roc_points(flipped, [label for _, label in values])
+    # the ROC's marks are computed on the score's own scale, so they sit on the curve either way
+    return (
+        f"<figure><figcaption>{esc(a.score)}: rows labelled grounded (blue) and not "
+        f"(red)</figcaption>{histogram(series, lines, title + ' distributions')}</figure>"
+        f"<figure><figcaption>{esc(a.score)}: ROC, AUC {_num(a.auc)}</figcaption>"
+        f"{roc_curve(points, marks, title + ' ROC')}</figure>"
+    )
+
+
+def render_html(raw: Mapping[str, Any]) -> str:
+    """The calibration's page (`calibrate --output-html`, `ground-gate report --html`): per
+    group and score, the labelled rows' score distributions side by side and the ROC curve
+    with its AUC, the suggested threshold and its interval drawn on both."""
+    model = str(raw.get("judge", {}).get("model", "?"))
+    body = [
+        f"<header><h1>ground-gate calibration</h1><p>{raw['rows']} labelled row(s), judge "
+        f"<code>{esc(model)}</code>.</p></header>"
+    ]
+    if raw.get("incomplete"):
+        body.append(f'<p class="warn">The run did not finish: {esc(raw["incomplete"])}</p>')
+    for group, agreements in agreements_of(raw).items():
+        body.append(f"<section><h2>{esc(group)}</h2>")
+        body.append(
+            "<table><thead><tr><th>score</th><th>rows</th><th>ROC AUC</th>"
+            "<th>suggested threshold [90% CI]</th><th>best bal. acc.</th></tr></thead><tbody>"
+        )
+        for a in agreements:
+            body.append(
+                f"<tr><td>{esc(a.score)}</td><td>{a.n}</td><td>{_num(a.auc)}</td>"
+                f"<td>{esc(_suggestion(a))}</td><td>{_num(a.best_balanced_accuracy)}</td></tr>"
+            )
+        body.append('</tbody></table><div class="charts">')
+        body += [_charts(raw, group, a) for a in agreements]
+        body.append("</div></section>")
+    return page("ground-gate calibration", body, script=None)

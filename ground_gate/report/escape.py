@@ -37,10 +37,12 @@ _INERT = (
 _IDENT = re.compile(r"[a-z][a-z0-9_]{0,39}")
 
 
-def visible(text: str) -> str:
-    """Every invisible or control character (bidi overrides, zero-width...) as U+FFFD."""
+def visible(text: str, keep: str = "") -> str:
+    """Every invisible or control character (bidi overrides, zero-width...) as U+FFFD, but
+    those in `keep` (a page keeps a document's line breaks: "\n")."""
     return "".join(
-        REPLACEMENT if unicodedata.category(ch) in _INVISIBLE_CATEGORIES else ch for ch in text
+        REPLACEMENT if unicodedata.category(ch) in _INVISIBLE_CATEGORIES and ch not in keep else ch
+        for ch in text
     )
 
 

@@ -30,6 +30,7 @@ from ground_gate.report.types import (
     MetricEntry,
     Report,
     RowEntry,
+    RowText,
     RunStatus,
     ScoreEntry,
     ShardEntry,
@@ -41,6 +42,9 @@ from ground_gate.report.types import (
 from ground_gate.results import MetricResult, RowResult, UnitResult
 
 SCHEMA_VERSION = 1
+# Characters of each field a row's `text` keeps: enough for the page to show a document and
+# its highlighted evidence, bounded so that 1,000 rows of long documents stay a few MB.
+TEXT_LIMITS = {"source": 20_000, "question": 2_000, "response": 8_000}
 SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
 
 
@@ -146,6 +150,20 @@ def _usage(usage: Usage, prices: Prices | None = None) -> UsageCounts:
     return counts
 
 
+def row_text(source: str, question: str | None, response: str) -> RowText:
+    """A row's texts as the report keeps them: each field cut at its TEXT_LIMITS, and named
+    in `cut` when it was."""
+    fields = {"source": source, "question": question, "response": response}
+    cut = [k for k, v in fields.items() if v is not None and len(v) > TEXT_LIMITS[k]]
+    kept = {k: v if v is None else v[: TEXT_LIMITS[k]] for k, v in fields.items()}
+    return {
+        "source": kept["source"] or "",
+        "question": kept["question"],
+        "response": kept["response"] or "",
+        "cut": cut,
+    }
+
+
 def _unit(unit: UnitResult) -> UnitEntry:
     return {
         "text": unit.text,
@@ -170,6 +188,7 @@ def _rows(
     rows: Sequence[RowResult],
     thresholds: Mapping[str, Mapping[str, Threshold]],
     positions: Mapping[tuple[str, str], int] | None,
+    texts: Mapping[tuple[str, str], RowText],
 ) -> list[RowEntry]:
     failing: dict[tuple[str, str], list[str]] = {}
     for dataset, sample_id, score in failing_rows(rows, thresholds):
@@ -187,6 +206,8 @@ def _rows(
         }
         if positions is not None:
             entry["position"] = positions[key]
+        if key in texts:
+            entry["text"] = texts[key]
         entries.append(entry)
     return entries
 
@@ -266,6 +287,7 @@ def build_report(
     not_run: Sequence[tuple[str, str]] = (),
     prices: Prices | None = None,
     limit: SpendingLimit | None = None,
+    texts: Mapping[tuple[str, str], RowText] | None = None,
 ) -> Report:
     """The report: a plain dict (json.dumps writes it as it is), typed by `report.types`.
 
@@ -278,6 +300,8 @@ def build_report(
     not_run: (dataset, row id) of the rows selected but not scored (written when any).
     prices: the judge's prices, for the cost in the usage (None: unknown, not written).
     limit: judge.budget and what the run spent of it (None: no budget, not written).
+    texts: (dataset, row id) -> the row's texts (`row_text`), for the HTML page; rows
+    without one are written without.
     """
     config: ConfigRef = {"path": config_path, "digest": f"sha256:{config_digest}"}
     if resolved_digest:
@@ -294,7 +318,7 @@ def build_report(
         "on_error": on_error,
         "datasets": _datasets(datasets, rows, dataset_digests or {}),
         "scores": [_score(v) for v in gate.verdicts],
-        "rows": _rows(rows, thresholds, positions if shard is not None else None),
+        "rows": _rows(rows, thresholds, positions if shard is not None else None, texts or {}),
         "evidence": _evidence(rows, evidence_policy, evidence_problem),
         "usage": _usage_summary(usage_by_metric, prices),
         "seconds": round(seconds, 3),

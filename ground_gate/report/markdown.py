@@ -12,14 +12,22 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE, SCORE_NAMES
+from ground_gate.config.model import SCORE_NAMES
 from ground_gate.gate import percent
 from ground_gate.report.escape import cell, code, ident
+from ground_gate.report.formatting import (
+    FAIL,
+    PASS,
+    WARN,
+    change_text,
+    delta_text,
+    row_values,
+    threshold_text,
+)
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
-from ground_gate.report.types import BaselineEntry, RowEntry, ScoreEntry, ThresholdBounds
+from ground_gate.report.types import BaselineEntry, ScoreEntry
 from ground_gate.results import ADDRESSED_TO_JUDGE
 
-PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
     "request controls that run (its data, config and code), so this is what it reported, "
@@ -29,56 +37,11 @@ SHARD_NOTE = (
     "These scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
     "reports into the run's report and gives the gate's verdict."
 )
-UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
 ROWS_SHOWN = 50
-SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
-    metric: tuple(s for s, m in METRIC_OF_SCORE.items() if m == metric)
-    for metric in set(METRIC_OF_SCORE.values())
-}
 
 # A report.types.Report, built by json_report or read back from a file (a baseline), held as
 # the plain dict it is; its entries are typed below.
 Report = Mapping[str, Any]
-
-
-def _threshold_text(threshold: ThresholdBounds | None) -> str:
-    if not threshold:
-        return ""
-    parts = []
-    if "min" in threshold:
-        parts.append(f"\u2265 {threshold['min']:.2f}")
-    if "max" in threshold:
-        parts.append(f"\u2264 {threshold['max']:.2f}")
-    if "max_drop" in threshold:
-        parts.append(f"drop \u2264 {threshold['max_drop']:.2f}")
-    return " (" + ", ".join(parts) + ")"
-
-
-def _signed(delta: float) -> str:
-    """A change to 2 decimals with its arrow: '\u25bc -0.12', '\u00b10.00'."""
-    if round(delta, 2) == 0:
-        return "\u00b10.00"
-    return f"{UP if delta > 0 else DOWN} {delta:+.2f}"
-
-
-def _delta_text(score: str, now: float | None, before: float | None) -> str:
-    """The change of the mean, for a report built without the paired comparison."""
-    if now is None or before is None:
-        return ""
-    delta = round(now - before, 2)
-    better = (delta < 0) if score in LOWER_IS_BETTER else (delta > 0)
-    mark = "" if better or delta == 0 else " " + WORSE
-    return f" {_signed(delta)}{mark}"
-
-
-def _change_text(change: BaselineEntry) -> str:
-    """The paired change with its interval: '\u25bc -0.10 [-0.13, -0.07] \u2757', or
-    'within noise' when the interval includes 0."""
-    delta, interval = change["delta"], change["interval"]
-    if delta is None or interval is None:
-        return f" {WARN} not compared" if change["max_drop"] is not None else ""
-    mark = {"worse": " " + WORSE, "noise": " within noise"}.get(change["direction"] or "", "")
-    return f" {_signed(delta)} [{interval[0]:+.2f}, {interval[1]:+.2f}]{mark}"
 
 
 def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False) -> str:
@@ -86,11 +49,11 @@ def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False
     passed = PASS + " " if not unverified else ""  # never a check mark for a claimed pass
     mark = {True: passed, False: FAIL + " ", None: ""}[entry["passed"]]
     value = f"{mean:.2f}" if mean is not None else "n/a"
-    text = f"{mark}{value}{_threshold_text(entry['threshold'])}"
+    text = f"{mark}{value}{threshold_text(entry['threshold'])}"
     if "baseline" in entry:
-        text += _change_text(entry["baseline"])
+        text += change_text(entry["baseline"])
     elif before is not None:
-        text += _delta_text(entry["score"], mean, before.get("mean"))
+        text += delta_text(entry["score"], mean, before.get("mean"))
     if entry["n_error"]:
         text += f" {WARN} {entry['n_error']} error(s)"
     return text
@@ -240,20 +203,6 @@ def _baseline_changes(report: Report, baseline: Report) -> list[str]:
     return out[:-1] or ["No row changed verdict since the baseline."]
 
 
-def _row_cells(row: RowEntry, scores: Sequence[str]) -> list[str]:
-    values: dict[str, str] = {}
-    for name, metric in row["metrics"].items():
-        for score, value in metric["scores"].items():
-            mark = FAIL + " " if score in row["failing"] else ""
-            values[score] = f"{mark}{value:.2f}"
-        if metric["status"] != "ok":
-            word = "error" if metric["status"] == "error" else "no claims"
-            mark = FAIL + " " if metric["status"] == "error" else ""
-            for score in SCORES_OF_METRIC.get(name, ()):
-                values[score] = f"{mark}{word}"
-    return [values.get(score, "") for score in scores]
-
-
 def _rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
     """Every row's scores (the failing ones first when there are too many to show), then the
     rows not run."""
@@ -264,7 +213,7 @@ def _rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
     if len(rows) > limit:
         rows = sorted(rows, key=lambda r: not r["failing"])[:limit]
     scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
-    body = [[cell(r["dataset"], 40), cell(r["id"], 80), *_row_cells(r, scores)] for r in rows]
+    body = [[cell(r["dataset"], 40), cell(r["id"], 80), *row_values(r, scores)] for r in rows]
     body += [
         [cell(r["dataset"], 40), cell(r["id"], 80), *(["not run"] * len(scores))]
         for r in not_run[: max(limit - len(rows), 0)]

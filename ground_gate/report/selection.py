@@ -67,12 +67,22 @@ def shown_units(
     return shown
 
 
+def worst_first(row: Mapping[str, Any]) -> tuple[bool, float]:
+    """The sort key of the report's row order: failing rows first, then by the lowest score."""
+    return (not row["failing"], row_score(row))
+
+
+def ranked_rows(report: Report) -> list[Mapping[str, Any]]:
+    """Every row, worst first (the HTML page's table; stable, so ties keep the input order)."""
+    return sorted(report["rows"], key=worst_first)
+
+
 def shown_rows(report: Report, limit: int = DEFAULT_WORST_ROWS) -> list[ShownRow]:
     """The rows the report details, worst first: failing rows, then rows with bad units or
     errors, each group by its lowest score; at most `limit`."""
     candidates = [ShownRow(r, shown_units(r)) for r in report["rows"]]
     ranked = sorted(
         (s for s in candidates if s.row["failing"] or s.has_details()),
-        key=lambda s: (not s.row["failing"], row_score(s.row)),
+        key=lambda s: worst_first(s.row),
     )
     return ranked[:limit]

@@ -117,6 +117,16 @@ class AddressedEntry(TypedDict):
     text: str
 
 
+class RowText(TypedDict):
+    """What the row said, for a page that shows it (`report.html`): the source with the
+    evidence highlighted, the question, the response with its units marked."""
+
+    source: str  # the context chunks, joined by a blank line
+    question: str | None
+    response: str  # as judged: passages addressed to the judge already cut
+    cut: list[str]  # fields shortened to their limit (json_report.TEXT_LIMITS)
+
+
 class RowEntry(TypedDict):
     dataset: str
     id: str
@@ -125,6 +135,7 @@ class RowEntry(TypedDict):
     metrics: dict[str, MetricEntry]  # metric name -> result
     addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
     position: NotRequired[int]  # in a shard's report: the row's place among its dataset's rows
+    text: NotRequired[RowText]  # added later in version 1: absent from older reports
 
 
 class EvidenceSummary(TypedDict):

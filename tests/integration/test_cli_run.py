@@ -267,15 +267,19 @@ def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
     with FakeOpenAI(handler=grade) as server:
         config = write_project(tmp_path, server.url)
         out = tmp_path / "cal.json"
+        page = tmp_path / "cal.html"
         result = CliRunner().invoke(
             cli,
-            ["calibrate", "-c", str(config), "--labels", str(labels), "--output-json", str(out)],
+            ["calibrate", "-c", str(config), "--labels", str(labels), "--output-json", str(out),
+             "--output-html", str(page)],
             env={"FAKE_KEY": "k"},
-        )
+        )  # fmt: skip
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))
     figures = {a["score"]: a for a in report["groups"]["set"]}
     assert figures["groundedness"]["auc"] == 1.0
+    html = page.read_text(encoding="utf-8")
+    assert "groundedness: ROC, AUC 1.000</figcaption>" in html and "| 1.000 " in result.stdout
     assert figures["groundedness"]["best_balanced_accuracy"] == 1.0
     per_row = {r["id"]: r for r in report["rows_scored"]}
     assert per_row["b0"]["label"] == 0 and per_row["b0"]["scores"]["faithfulness"] == 0.0
@@ -464,3 +468,27 @@ def test_run__text_addressed_to_the_judge_never_reaches_it_and_only_lowers_the_r
         report["rows"][1]["metrics"]["rating"]["scores"]["rating"]
     )
     assert "1 row(s) held text addressed to the judge" in result.stdout
+
+
+def test_run__output_html_is_the_page_of_the_json_report(tmp_path):
+    page = tmp_path / "out" / "report.html"
+    with FakeOpenAI(handler=grade) as server:
+        result, report = invoke(write_project(tmp_path, server.url), "--output-html", str(page))
+    assert result.exit_code == 0, result.output
+    mars = report["rows"][2]
+    assert mars["text"]["response"] == "We ship to Mars. It is free."
+    assert mars["text"]["source"] and mars["text"]["cut"] == []
+    text = page.read_text(encoding="utf-8")
+    assert text.count('<tbody class="row"') == 3
+    assert 'title="groundedness: not in source 0.10">We ship to Mars.</mark>' in text
+    # the same page again from the JSON alone
+    again = CliRunner().invoke(
+        cli, ["report", str(tmp_path / "report.json"), "--html", str(tmp_path / "again.html")]
+    )
+    assert again.exit_code == 0, again.output
+    assert (tmp_path / "again.html").read_text(encoding="utf-8") == text
+
+
+def test_run__output_html_to_stdout_is_refused(tmp_path):
+    result = CliRunner().invoke(cli, ["run", "-c", str(tmp_path / "x.yml"), "--output-html", "-"])
+    assert result.exit_code == 2 and "write the HTML page to a file" in result.output

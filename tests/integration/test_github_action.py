@@ -210,6 +210,7 @@ FAILED_OUTPUTS = [
     ("passed", "false"),
     ("report-json", "ground-gate-report/report.json"),
     ("report-markdown", "ground-gate-report/report.md"),
+    ("report-html", ""),  # publish() alone writes no page
     ("scores", '{"support-bot":{"groundedness":0.62,"hallucination":0.0}}'),
     ("summary", FAILED_SUMMARY),
     ("prompt-version", "2026-11-22.1"),
@@ -568,12 +569,12 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
         run.outputs()
         == [
             ("passed", "false"),  # nothing is verified in a workflow_run run
-            *FAILED_OUTPUTS[1:4],
+            *FAILED_OUTPUTS[1:5],
             (
                 "summary",
                 "ground-gate: reported by the pull request's run, not re-verified: not passed",
             ),
-            FAILED_OUTPUTS[5],
+            FAILED_OUTPUTS[6],
         ]
     )
     assert run.summary.read_text() == rendered

@@ -32,6 +32,13 @@ def github_token() -> str:
     return TOKEN
 
 
+PAGE_NOTE = (
+    "\nEvery row, its marked sentences and its source with the evidence highlighted: "
+    "`report.html` in the `ground-gate-report` artifact of "
+    "[this workflow run](https://github.com/octo-org/octo-repo/actions/runs/9100000001).\n"
+)
+
+
 def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) -> dict[str, str]:
     workspace = tmp_path / "workspace"
     (workspace / "data").mkdir(parents=True, exist_ok=True)
@@ -100,13 +107,14 @@ def test_entrypoint__creates_then_updates_one_comment(
     report = json.loads((workspace / "ground-gate-report" / "report.json").read_text())
     assert report["passed"] is False
     (comment,) = github.comments[17]
-    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"
+    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}{PAGE_NOTE}"
     assert "| <details> @octo-org" not in comment["body"]  # escaped by the report, kept so
     assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == report_md
     assert outputs(env) == {
         "passed": "false",
         "report-json": "ground-gate-report/report.json",
         "report-markdown": "ground-gate-report/report.md",
+        "report-html": "ground-gate-report/report.html",
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
         "(support-bot rating: 0.50 is not \u2265 0.8)",

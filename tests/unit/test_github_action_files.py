@@ -121,6 +121,7 @@ def test_action_yml__outputs_are_the_ones_publish_writes(tmp_path: Path) -> None
             "passed",
             "report-json",
             "report-markdown",
+            "report-html",
             "scores",
             "summary",
             "prompt-version",

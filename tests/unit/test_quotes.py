@@ -2,7 +2,7 @@
 
 import pytest
 
-from ground_gate.metrics.quotes import anchor, closest
+from ground_gate.metrics.quotes import anchor, closest, locate
 
 SOURCE = (
     "The X200 laptop weighs 1.2 kg and has a 14-inch display.\n"
@@ -50,3 +50,13 @@ def test_anchor__keeps_only_what_the_source_says(quote, expected):
 def test_closest__the_source_sentence_about_the_same_thing(sentence, expected):
     source = SOURCE + " With the included 65 W adapter it charges to 80% in 60 minutes."
     assert closest(sentence, source) == expected
+
+
+def test_locate__the_offsets_of_an_anchored_passage_in_the_source():
+    source = "Intro.  The bridge cost 95\n million euros, paid by the city. End."
+    passage = closest("It cost 59 million euros.", source) or ""
+    start, end = locate(passage, source) or (0, 0)
+    assert source[start:end] == "The bridge cost 95\n million euros, paid by the city."
+    assert locate(anchor("the BRIDGE cost 95 million", source) or "", source) == (8, 35)
+    assert locate("not there", source) is None
+    assert locate("", source) is None

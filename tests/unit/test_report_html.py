@@ -1,0 +1,203 @@
+"""The HTML page: built from the JSON report alone, every string escaped, nothing from outside
+the file allowed. (The page in a real browser: tests/integration/test_report_browser.py.)"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from ground_gate.cli import cli
+from ground_gate.report import html as page_html
+from ground_gate.report.html import SCRIPT, STYLE, marked, render_html, source_marks
+from ground_gate.report.svg import bin_counts, roc_points
+from tests.report_pages import CONTRADICTED, EVIDENCE, SOURCE, synthetic_report
+
+
+class Elements(HTMLParser):
+    """Every element and attribute of a page, as the browser's tokenizer would see them."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def elements(page: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = Elements()
+    parser.feed(page)
+    return parser.tags
+
+
+def _hash(text: str) -> str:
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+
+
+def test_render_html__the_policy_allows_only_the_page_own_style_and_script():
+    page = render_html(synthetic_report(4))
+    metas = [a for t, a in elements(page) if t == "meta"]
+    assert metas[1]["http-equiv"] == "Content-Security-Policy"  # first after the charset
+    policy = metas[1]["content"] or ""
+    assert policy.startswith("default-src 'none'; ")
+    assert f"style-src '{_hash(STYLE)}'" in policy and f"script-src '{_hash(SCRIPT)}'" in policy
+    assert "unsafe" not in policy
+    assert f"<style>{STYLE}</style>" in page and f"<script>{SCRIPT}</script>" in page
+
+
+def test_render_html__a_hostile_corpus_adds_no_element_attribute_or_link():
+    clean = elements(render_html(synthetic_report(9)))
+    page = render_html(synthetic_report(9, hostile=True))
+    hostile = elements(page)
+    # no element or attribute the page does not make itself: the data changed only text
+    assert {(t, n) for t, a in hostile for n in a} <= {(t, n) for t, a in clean for n in a}
+    assert not {t for t, _ in hostile} & {"img", "a", "iframe", "object", "embed", "link", "base"}
+    assert [t for t, _ in hostile].count("script") == 1
+    assert [t for t, _ in hostile].count("style") == 1
+    assert [t for t, _ in hostile].count("meta") == 5
+    assert not any(name.startswith("on") for _, attrs in hostile for name in attrs)
+    assert "\u202e" not in page and "\u2066" not in page  # bidi controls shown as U+FFFD
+    assert "&lt;script&gt;window.__pwned = 1&lt;/script&gt;" in page
+
+
+def test_render_html__every_row_failing_first_with_filter_data():
+    report = synthetic_report(12)
+    tbodies = [
+        a for t, a in elements(render_html(report)) if t == "tbody" and a.get("class") == "row"
+    ]
+    assert len(tbodies) == 12
+    states = [a["data-status"] for a in tbodies]
+    assert states == sorted(states)  # "fail" before "pass"
+    assert states.count("fail") == sum(1 for r in report["rows"] if r["failing"]) == 3
+    failing = json.loads(tbodies[0]["data-failing"] or "")
+    assert failing == ["faithfulness", "groundedness"]
+
+
+def test_render_html__units_marked_in_the_response_and_evidence_in_the_source():
+    page = render_html(synthetic_report(4))
+    assert f'title="groundedness: contradicted 0.05">{CONTRADICTED}</mark>' in page
+    assert f'<mark class="ev" title="G2: the judge&#x27;s evidence">{EVIDENCE}</mark>' in page
+    assert "the judge&#x27;s quote is not in the source" in page  # NOTHING FOUND, row-0001
+
+
+def test_source_marks__closest_passage_where_the_judge_quoted_nothing():
+    row = synthetic_report(1)["rows"][0]
+    marks = source_marks(row, SOURCE)
+    assert [(s.kind, s.tag, SOURCE[s.start : s.end]) for s in marks.spans] == [
+        ("near", "G1", "The X200 laptop weighs 1.2 kg and has a 14-inch display."),
+        ("near", "F1", "The X200 laptop weighs 1.2 kg and has a 14-inch display."),
+        ("near", "G2", "The X200 has two USB-C ports and one HDMI port."),
+    ]
+    assert "closest" in marks.label() and "judge's evidence" not in marks.label()
+
+
+def test_marked__overlapping_spans_share_a_segment_and_text_stays_escaped():
+    spans = [page_html.Span(0, 5, "near", "G1", "a"), page_html.Span(3, 8, "ev", "G2", "b")]
+    assert marked("<b>x&yz\n", spans) == (
+        '<mark class="near" title="a">&lt;b&gt;</mark>'
+        '<mark class="ev" title="a; b">x&amp;</mark><sup class="tag">G1</sup>'
+        '<mark class="ev" title="b">yz\n</mark><sup class="tag">G2</sup>'
+    )
+
+
+def test_render_html__a_report_without_texts_still_renders_its_units():
+    report = synthetic_report(2)
+    for row in report["rows"]:
+        del row["text"]
+    page = render_html(report)
+    assert "does not carry the row's texts" in page and CONTRADICTED in page
+
+
+def test_svg__bins_and_roc():
+    assert bin_counts([0.0, 0.05, 0.5, 1.0, 0.99]) == [2, 0, 0, 0, 0, 1, 0, 0, 0, 2]
+    assert roc_points([0.9, 0.8, 0.3, 0.1], [1, 1, 0, 0]) == [
+        (0.0, 0.0), (0.0, 0.5), (0.0, 1.0), (0.5, 1.0), (1.0, 1.0),
+    ]  # fmt: skip
+    assert roc_points([0.5], [1]) == []
+
+
+def test_cli_report__renders_a_saved_report_as_markdown_and_html(tmp_path: Path):
+    report = synthetic_report(6)
+    saved = tmp_path / "report.json"
+    saved.write_text(json.dumps(report), encoding="utf-8")
+    out = tmp_path / "out"
+    result = CliRunner().invoke(
+        cli, ["report", str(saved), "--md", str(out / "r.md"), "--html", str(out / "r.html")]
+    )
+    assert result.exit_code == 0, result.output
+    assert (out / "r.html").read_text(encoding="utf-8") == render_html(report)
+    assert (out / "r.md").read_text(encoding="utf-8").startswith("## \u274c ground-gate: failed")
+    stdout = CliRunner().invoke(cli, ["report", str(saved)])
+    assert stdout.output == (out / "r.md").read_text(encoding="utf-8")
+
+
+def test_cli_report__a_file_that_is_not_a_report_is_refused(tmp_path: Path):
+    saved = tmp_path / "x.json"
+    saved.write_text('{"schema_version": 1}', encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", str(saved), "--html", str(tmp_path / "x.html")])
+    assert result.exit_code == 2
+    assert re.search(r"does not match the published report schema", result.output)
+    assert not (tmp_path / "x.html").exists()
+
+
+def calibration_json() -> dict:
+    from ground_gate.calibration import Labelled, agreement
+    from ground_gate.judge.base import Usage
+    from ground_gate.report import calibration as calibration_report
+    from ground_gate.results import MetricCost
+
+    values = [(0.95, 1), (0.9, 1), (0.8, 1), (0.7, 0), (0.85, 0), (0.2, 0), (0.6, 1), (0.1, 0)]
+    scored = [Labelled(v, y) for v, y in values]
+    groups = {"news <b>": [agreement("groundedness", scored, 0, None)]}
+    cost = {"groundedness": MetricCost(Usage(calls=16), rows=8)}
+    raw = calibration_report.as_json(groups, cost, {"groundedness": Usage(calls=16)}, 8, 4.0)
+    raw["judge"] = {"model": "m"}
+    raw["incomplete"] = None
+    raw["rows_scored"] = [
+        {"group": "news <b>", "id": str(i), "label": y, "scores": {"groundedness": v}}
+        for i, (v, y) in enumerate(values)
+    ]
+    markdown = calibration_report.render(
+        groups, cost, {"groundedness": Usage(calls=16)}, 8, 4.0, "m"
+    )
+    return {"raw": raw, "markdown": markdown, "auc": groups["news <b>"][0].auc}
+
+
+def test_calibration_page__distributions_and_roc_with_the_markdown_auc(tmp_path: Path):
+    from ground_gate.report import calibration as calibration_report
+
+    made = calibration_json()
+    raw = made["raw"]
+    assert calibration_report.render_saved(raw) == made["markdown"]
+    page = calibration_report.render_html(raw)
+    auc = f"{made['auc']:.3f}"
+    assert f"| {auc}  " in made["markdown"] and f"ROC, AUC {auc}</figcaption>" in page
+    tags = [t for t, _ in elements(page)]
+    assert tags.count("svg") == 2 and tags.count("polyline") == 2 and "script" not in tags
+    assert "circle" in tags  # the suggested threshold on the ROC curve
+    assert "news &lt;b&gt;" in page
+    assert "### news &lt;b&gt;" in made["markdown"]  # the group's name escaped there too
+    assert "script-src 'none'" in page
+    saved = tmp_path / "calibration.json"
+    saved.write_text(json.dumps(raw), encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", str(saved), "--html", str(tmp_path / "c.html")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "c.html").read_text(encoding="utf-8") == page
+
+
+def test_render_html__each_score_against_its_baseline_with_the_interval():
+    from tests.unit.test_report import against_baseline
+
+    report, _ = against_baseline()
+    page = render_html(report)
+    assert "<th>against the baseline</th>" in page
+    assert "before 0.90: \u25bc -0.20 [-0.20, -0.20] worse (6 paired row(s))" in page
+    assert "before 0.00: \u25b2 +0.08 [+0.00, +0.25] within noise (6 paired row(s))" in page
+    assert "not compared (1 paired row(s))" in page
+    assert "\u2757" not in page
