@@ -29,10 +29,9 @@ from ground_gate.judge.base import Usage
 from ground_gate.pipeline import Outcome, finish, read_baseline
 from ground_gate.report import readback
 from ground_gate.report.json_report import (
-    SCHEMA_VERSION,
     baseline_scores,
     build_report,
-    schema_problems,
+    schema_mismatch,
 )
 from ground_gate.report.types import Report
 
@@ -92,17 +91,9 @@ def _no_constant(name: str) -> Any:
 
 def check_report(name: str, report: Any) -> None:
     """MergeError unless `report` is a ground-gate report of this schema version."""
-    if not isinstance(report, dict) or report.get("schema_version") != SCHEMA_VERSION:
-        raise MergeError(
-            f"{name}: not a ground-gate JSON report (expected an object with schema_version "
-            f"{SCHEMA_VERSION})"
-        )
-    problems = schema_problems(report, message_chars=160)
-    if problems:
-        more = f" and {len(problems) - 1} more problem(s)" if len(problems) > 1 else ""
-        raise MergeError(
-            f"{name}: does not match the published report schema ({problems[0]}{more})"
-        )
+    problem = schema_mismatch(report)
+    if problem is not None:
+        raise MergeError(f"{name}: {problem}")
     unknown = sorted({e["score"] for e in report["scores"]} - set(METRIC_OF_SCORE))
     if unknown:
         raise MergeError(f"{name}: unknown score(s) {', '.join(unknown)}")

@@ -38,11 +38,10 @@ from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import (
-    SCHEMA_VERSION,
     baseline_scores,
     build_report,
     row_text,
-    schema_problems,
+    schema_mismatch,
 )
 from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
@@ -127,17 +126,9 @@ def read_run_report(path: Path, what: str = "report") -> dict[str, Any]:
 
 
 def _check_run_report(report: Any, path: Path, what: str) -> None:
-    if not isinstance(report, dict) or report.get("schema_version") != SCHEMA_VERSION:
-        raise ConfigError(
-            f"{what} {path}: expected a ground-gate JSON report with schema_version "
-            f"{SCHEMA_VERSION}"
-        )
-    problems = schema_problems(report, message_chars=160)
-    if problems:
-        more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
-        raise ConfigError(
-            f"{what} {path}: does not match the published report schema ({problems[0]}{more})"
-        )
+    problem = schema_mismatch(report)
+    if problem is not None:
+        raise ConfigError(f"{what} {path}: {problem}")
 
 
 @dataclass(frozen=True)

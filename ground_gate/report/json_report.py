@@ -67,6 +67,20 @@ def schema_problems(report: Mapping[str, Any], message_chars: int | None = None)
     return [f"{e.json_path}: {e.message[:message_chars]}" for e in errors]
 
 
+def schema_mismatch(report: Any) -> str | None:
+    """Why `report` is not a valid report of this schema version, in one line; or None."""
+    if not isinstance(report, dict) or report.get("schema_version") != SCHEMA_VERSION:
+        return (
+            "not a ground-gate JSON report (expected an object with schema_version "
+            f"{SCHEMA_VERSION})"
+        )
+    problems = schema_problems(report, message_chars=160)
+    if not problems:
+        return None
+    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return f"does not match the published report schema ({problems[0]}{more})"
+
+
 def _status(gate: GateResult) -> RunStatus:
     if gate.incomplete:
         return "incomplete"
