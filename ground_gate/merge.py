@@ -36,6 +36,7 @@ from ground_gate.report.json_report import (
 from ground_gate.report.types import Report
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024
+MISSING_LISTED = 10  # missing shards named in the message; the rest are counted
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,8 @@ def read_report(path: Path) -> dict[str, Any]:
         ) from None
     except ValueError as exc:
         raise MergeError(f"{path}: not JSON ({exc})") from None
+    except RecursionError:
+        raise MergeError(f"{path}: JSON nested too deeply to be a report") from None
     check_report(str(path), report)
     assert isinstance(report, dict)
     return report
@@ -111,7 +114,10 @@ def _shards(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> list[ShardRepor
                 f"{name}: not a shard's report (it has no `shard`: it was not made by "
                 "`ground-gate run --shard K/N`)"
             )
-        shards.append(ShardReport(name, report))
+        shard = ShardReport(name, report)
+        if shard.index > shard.count:
+            raise MergeError(f"{name}: shard {shard.index}/{shard.count}: K is larger than N")
+        shards.append(shard)
     first = shards[0]
     by_index: dict[int, ShardReport] = {}
     for shard in shards:
@@ -128,7 +134,10 @@ def _shards(reports: Sequence[tuple[str, Mapping[str, Any]]]) -> list[ShardRepor
         by_index[shard.index] = shard
     missing = [i for i in range(1, first.count + 1) if i not in by_index]
     if missing:
-        listed = ", ".join(f"{i}/{first.count}" for i in missing)
+        listed = ", ".join(f"{i}/{first.count}" for i in missing[:MISSING_LISTED])
+        listed += (
+            f" and {len(missing) - MISSING_LISTED} more" if len(missing) > MISSING_LISTED else ""
+        )
         raise MergeError(
             f"shard {listed} missing: {len(shards)} of {first.count} shard reports given"
         )
@@ -249,6 +258,20 @@ def merge_reports(
     must be the same file. Given to shards that had none, the merge compares with it.
     Raises MergeError naming the report and the problem.
     """
+    try:
+        return _merge(reports, baseline, baseline_digest)
+    except (KeyError, TypeError, ValueError, IndexError, RecursionError) as exc:
+        # schema-valid but inconsistent (a score missing for an `ok` metric, ...)
+        raise MergeError(
+            f"the shard reports do not fit together ({type(exc).__name__}: {exc})"
+        ) from None
+
+
+def _merge(
+    reports: Sequence[tuple[str, Mapping[str, Any]]],
+    baseline: Mapping[str, Any] | None,
+    baseline_digest: str | None,
+) -> Report:
     shards = _shards(reports)
     _check_alike(shards)
     recorded = shards[0].report["shard"]["baseline_digest"]

@@ -116,6 +116,8 @@ def _read_json(path: Path, what: str) -> Any:
         raise ConfigError(f"{what} {path}: no such file") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise ConfigError(f"{what} {path}: not a readable JSON report ({exc})") from None
+    except RecursionError:
+        raise ConfigError(f"{what} {path}: JSON nested too deeply to be a report") from None
 
 
 def read_run_report(path: Path, what: str = "report") -> dict[str, Any]:
@@ -146,8 +148,14 @@ def render_saved(options: RenderOptions, echo: Callable[[str], None]) -> tuple[s
     code (2 when a file could not be written)."""
     raw = _read_json(options.report, "report")
     if isinstance(raw, dict) and "groups" in raw and "rows_scored" in raw:
-        markdown = calibration_report.render_saved(raw)
-        page = calibration_report.render_html(raw) if options.output_html else ""
+        try:
+            markdown = calibration_report.render_saved(raw)
+            page = calibration_report.render_html(raw) if options.output_html else ""
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise ConfigError(
+                f"report {options.report}: not a calibration report `calibrate --output-json` "
+                f"writes ({type(exc).__name__}: {exc})"
+            ) from None
     else:
         _check_run_report(raw, options.report, "report")
         markdown = render_markdown(raw, worst_rows=WORST_ROWS)

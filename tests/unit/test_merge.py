@@ -156,3 +156,35 @@ def test_matching_reports__nothing_matched_says_to_download_first(tmp_path: Path
         "no shard report matches 'shards/*/report.json' in the working directory: download "
         "the shard jobs' artifacts there first"
     )
+
+
+def test_merge_reports__a_schema_valid_but_inconsistent_shard_is_refused_not_a_crash() -> None:
+    shards = shard_reports()
+    metrics = shards[1][1]["rows"][0]["metrics"]
+    name = next(n for n, m in metrics.items() if m["status"] == "ok")
+    metrics[name]["scores"] = {}  # "ok" without its scores
+    with pytest.raises(MergeError, match="the shard reports do not fit together"):
+        merge_reports(shards)
+
+
+@pytest.mark.parametrize(
+    ("index", "count", "expected"),
+    [
+        (3, 2, "K is larger than N"),
+        (1, 10**7, "does not match the published report schema"),
+    ],
+)
+def test_merge_reports__an_impossible_shard_is_refused_at_once(index, count, expected) -> None:
+    shards = shard_reports()
+    shards[0][1]["shard"].update(index=index, count=count)
+    with pytest.raises(MergeError, match=expected):
+        merge_reports(shards)
+
+
+def test_merge_reports__many_missing_shards_are_counted_not_all_listed() -> None:
+    shards = shard_reports()
+    for _, report in shards:
+        report["shard"]["count"] = 1000
+    with pytest.raises(MergeError) as caught:
+        merge_reports(shards)
+    assert "and 988 more missing: 2 of 1000 shard reports given" in str(caught.value)

@@ -10,6 +10,7 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
@@ -201,3 +202,21 @@ def test_render_html__each_score_against_its_baseline_with_the_interval():
     assert "before 0.00: \u25b2 +0.08 [+0.00, +0.25] within noise (6 paired row(s))" in page
     assert "not compared (1 paired row(s))" in page
     assert "\u2757" not in page
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[" * 100_000 + "]" * 100_000, "JSON nested too deeply to be a report"),
+        ('{"groups": [], "rows_scored": []}', "not a calibration report"),
+    ],
+)
+def test_cli_report__deep_or_half_a_calibration_is_exit_2_not_a_traceback(
+    tmp_path: Path, text: str, expected: str
+):
+    saved = tmp_path / "x.json"
+    saved.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(cli, ["report", str(saved)])
+    assert result.exit_code == 2
+    assert expected in result.output
+    assert "Traceback" not in result.output
