@@ -249,8 +249,9 @@ class _Job:
 
     def stopped_by_budget(self, result: RunResult) -> str | None:
         """The run's one message when judge.budget stopped it: what was spent and what was
-        left; None when it did not."""
-        if self.limit is None or self.limit.exceeded is None:
+        left; None when it did not. A budget reached only while quoting evidence, after
+        every row was scored, is an evidence problem (a warning), not a lost verdict."""
+        if self.limit is None or self.limit.exceeded is None or not self.not_run(result):
             return None
         total = sum(len(samples) for _, samples in self.work)
         return (

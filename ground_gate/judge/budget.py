@@ -56,6 +56,7 @@ class Ticket:
 
     tokens: int
     usd: float
+    prompt_tokens: int = 0  # of `tokens`, the prompt's estimate
 
 
 class SpendingLimit:
@@ -73,7 +74,7 @@ class SpendingLimit:
     def reserve(self, messages: Sequence[ChatMessage], max_tokens: int) -> Ticket:
         """Count one request as in flight, or raise BudgetExceededError if it may not start."""
         prompt = estimate_prompt_tokens(messages)
-        ticket = Ticket(prompt + max_tokens, self._cost(prompt, max_tokens))
+        ticket = Ticket(prompt + max_tokens, self._cost(prompt, max_tokens), prompt)
         if self.exceeded is None:
             self.exceeded = self._refusal(ticket)
         if self.exceeded is not None:
@@ -82,8 +83,13 @@ class SpendingLimit:
         return ticket
 
     def settle(self, ticket: Ticket, prompt_tokens: int, completion_tokens: int) -> None:
-        """The request is over (answered or failed): count what the judge reported."""
+        """The request is over (answered or failed): count what the judge reported. A judge
+        that reports no usage (some compatible servers and proxies) is counted at the
+        reservation's estimate, so max_tokens and max_usd still hold."""
         self._in_flight.remove(ticket)
+        if prompt_tokens == 0 and completion_tokens == 0:
+            prompt_tokens = ticket.prompt_tokens
+            completion_tokens = ticket.tokens - ticket.prompt_tokens
         self.spent.calls += 1
         self.spent.prompt_tokens += prompt_tokens
         self.spent.completion_tokens += completion_tokens

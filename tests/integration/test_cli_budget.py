@@ -161,3 +161,44 @@ def test_budget__calibrate_stops_at_it_too(tmp_path: Path) -> None:
         assert server.request_count <= 12
     assert result.exit_code == 2
     assert "the judge budget is spent: max_calls 12 reached" in result.stderr
+
+
+def test_budget__a_judge_that_reports_no_usage_is_counted_at_the_estimate(tmp_path: Path) -> None:
+    def no_usage(body):
+        reply = grade(body)
+        data = json.loads(reply.body)
+        data.pop("usage", None)
+        return Reply(body=json.dumps(data).encode())
+
+    with FakeOpenAI(handler=no_usage) as server:
+        config = with_budget(
+            write_project(tmp_path, server.url, rows=MANY_ROWS), "{max_tokens: 6000}"
+        )
+        result, report = invoke(config)
+        sent = len(server.requests)
+    assert result.exit_code == 2
+    assert report["budget"]["exceeded"] == "max_tokens 6,000 reached"
+    assert (
+        0
+        < report["budget"]["spent"]["prompt_tokens"]
+        + report["budget"]["spent"]["completion_tokens"]
+        <= 6000
+    )
+    assert report["budget"]["spent"]["calls"] == sent
+
+
+def test_budget__reached_while_quoting_evidence_keeps_the_verdict(tmp_path: Path) -> None:
+    with FakeOpenAI(handler=grade) as server:
+        (tmp_path / "free").mkdir()
+        _, unbudgeted = invoke(write_project(tmp_path / "free", server.url, rows=MANY_ROWS))
+        calls = unbudgeted["usage"]["total"]["calls"]
+        assert unbudgeted["evidence"]["units"] > 0  # quotes are asked after the rows are scored
+        (tmp_path / "tight").mkdir()
+        config = write_project(tmp_path / "tight", server.url, rows=MANY_ROWS)
+        result, report = invoke(with_budget(config, f"{{max_calls: {calls - 1}}}"))
+    assert report["incomplete"] is None
+    assert "not_run" not in report
+    assert len(report["rows"]) == len(MANY_ROWS)
+    assert report["status"] == unbudgeted["status"]
+    assert result.exit_code == (0 if unbudgeted["passed"] else 1)
+    assert "budget" in (report["evidence"]["problem"] or "")
