@@ -14,6 +14,7 @@ the merged report out, MergeError on bad input. `read_report` reads and checks o
 from __future__ import annotations
 
 import json
+import math
 import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -299,7 +300,7 @@ def _merge(
         baseline=None if baseline is None else baseline_scores(baseline),
     )
     policy, problem = _evidence(shards)
-    return build_report(
+    merged = build_report(
         config_path=first["config"]["path"],
         config_digest=first["config"]["digest"].removeprefix("sha256:"),
         judge=_judge(shards),
@@ -317,6 +318,31 @@ def _merge(
         not_run=[(n["dataset"], n["id"]) for s in shards for n in s.report.get("not_run", [])],
         texts={(r["dataset"], r["id"]): r["text"] for r in placed if "text" in r},
     )
+    _add_costs(merged, shards)
+    return merged
+
+
+def _add_costs(merged: Report, shards: Sequence[ShardReport]) -> None:
+    """The shards' costs at judge.prices, summed (cost is linear in tokens, so this is the
+    unsharded run's), where every shard priced its usage."""
+    usage: Any = merged["usage"]
+    for name, entry in [("total", usage["total"]), *usage["by_metric"].items()]:
+        costs: list[float] = []
+        for shard in shards:
+            cost = _usage_entry(shard.report, name).get("cost_usd")
+            if not isinstance(cost, int | float):
+                break
+            costs.append(float(cost))
+        else:
+            entry["cost_usd"] = round(math.fsum(costs), 6)
+
+
+def _usage_entry(report: Mapping[str, Any], name: str) -> Mapping[str, Any]:
+    usage = report["usage"]
+    entry: Mapping[str, Any] = (
+        usage["total"] if name == "total" else usage["by_metric"].get(name, {})
+    )
+    return entry
 
 
 @dataclass(frozen=True)

@@ -97,14 +97,15 @@ def refuse_oversized(path: Path) -> None:
 
 def shards_pr_number(reports: Sequence[Path]) -> int:
     """The pull request's number that the shard runs left beside their reports; every
-    shard that left one must name the same."""
+    shard must have left one, all naming the same."""
     files = [path.parent / PR_NUMBER_FILE for path in reports]
-    numbers = sorted({read_pr_number_file(f) for f in files if f.is_file()})
-    if not numbers:
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
         raise ConfigError(
-            f"no {PR_NUMBER_FILE} beside the shard reports: upload each shard's whole "
+            f"no {PR_NUMBER_FILE} beside {', '.join(missing[:3])}: upload each shard's whole "
             f"'{REPORT_DIR}' folder as its artifact (see {DOCS})"
         )
+    numbers = sorted({read_pr_number_file(f) for f in files})
     if len(numbers) > 1:
         raise ArtifactRefused(
             f"the shard reports name different pull requests ({', '.join(map(str, numbers))}); "

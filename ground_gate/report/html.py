@@ -125,8 +125,9 @@ def content_security_policy(style: str = STYLE, script: str | None = SCRIPT) -> 
 
 def esc(text: str, keep_lines: bool = False) -> str:
     """Untrusted text as HTML text or a quoted attribute value: escaped, quotes included,
-    invisible and bidi characters shown as U+FFFD (a document keeps its line breaks)."""
-    return html.escape(visible(text, "\n" if keep_lines else ""), quote=True)
+    invisible and bidi characters shown as U+FFFD (a document keeps its line breaks and
+    tabs; the HTML parser reads a CR or CRLF as one line break, so offsets stay put)."""
+    return html.escape(visible(text, "\n\r\t" if keep_lines else ""), quote=True)
 
 
 def page(title: str, body: Sequence[str], script: str | None = SCRIPT) -> str:

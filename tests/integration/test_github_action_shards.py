@@ -437,6 +437,25 @@ def test_workflow_run_merge__shards_naming_different_pull_requests_are_refused(
     )
 
 
+def test_workflow_run_merge__a_shard_without_its_pull_request_number_is_refused(
+    tmp_path: Path,
+    judge: FakeOpenAI,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    shard_folders: list[Path],
+) -> None:
+    env = workflow_run_env(tmp_path, judge, github, shard_folders)
+    number = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-shards/ground-gate-shard-2/pr-number.txt"
+    number.unlink()
+
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 2, result.output
+    assert github.requests == []
+    assert "no pr-number.txt beside" in result.output
+    assert "ground-gate-shard-2" in result.output
+
+
 def test_workflow_run_merge__an_oversized_shard_is_refused_unread(
     tmp_path: Path,
     judge: FakeOpenAI,

@@ -188,3 +188,16 @@ def test_merge_reports__many_missing_shards_are_counted_not_all_listed() -> None
     with pytest.raises(MergeError) as caught:
         merge_reports(shards)
     assert "and 988 more missing: 2 of 1000 shard reports given" in str(caught.value)
+
+
+def test_merge_reports__costs_at_judge_prices_are_summed() -> None:
+    shards = shard_reports()
+    for (_, report), cost in zip(shards, (0.25, 0.5), strict=True):
+        report["usage"]["total"]["cost_usd"] = cost
+        for entry in report["usage"]["by_metric"].values():
+            entry["cost_usd"] = cost / 2
+    merged = merge_reports(shards)
+    assert merged["usage"]["total"]["cost_usd"] == 0.75
+    assert {e["cost_usd"] for e in merged["usage"]["by_metric"].values()} == {0.375}
+    del shards[1][1]["usage"]["total"]["cost_usd"]  # one shard without prices: no total cost
+    assert "cost_usd" not in merge_reports(shards)["usage"]["total"]

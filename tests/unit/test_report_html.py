@@ -220,3 +220,10 @@ def test_cli_report__deep_or_half_a_calibration_is_exit_2_not_a_traceback(
     assert result.exit_code == 2
     assert expected in result.output
     assert "Traceback" not in result.output
+
+
+def test_esc__a_document_keeps_its_tabs_and_line_breaks_crlf_included():
+    from ground_gate.report.html import esc
+
+    assert esc("col1\tcol2\r\nnext\u202e", keep_lines=True) == "col1\tcol2\r\nnext\ufffd"
+    assert esc("a\tb\r\n") == "a\ufffdb\ufffd\ufffd"
