@@ -82,12 +82,14 @@ class SpendingLimit:
         self._in_flight.append(ticket)
         return ticket
 
-    def settle(self, ticket: Ticket, prompt_tokens: int, completion_tokens: int) -> None:
-        """The request is over (answered or failed): count what the judge reported. A judge
+    def settle(
+        self, ticket: Ticket, prompt_tokens: int, completion_tokens: int, answered: bool = False
+    ) -> None:
+        """The request is over (answered or failed): count what the judge reported. An answer
         that reports no usage (some compatible servers and proxies) is counted at the
         reservation's estimate, so max_tokens and max_usd still hold."""
         self._in_flight.remove(ticket)
-        if prompt_tokens == 0 and completion_tokens == 0:
+        if answered and prompt_tokens == 0 and completion_tokens == 0:
             prompt_tokens = ticket.prompt_tokens
             completion_tokens = ticket.tokens - ticket.prompt_tokens
         self.spent.calls += 1

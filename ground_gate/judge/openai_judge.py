@@ -258,6 +258,7 @@ class OpenAIJudge:
             tokens_before = (usage.prompt_tokens, usage.completion_tokens)
             started = self._clock()
             usage.calls += 1
+            response = None
             try:
                 async with asyncio.timeout(self._timeout_s):
                     response = await self._client.chat.completions.create(
@@ -277,6 +278,7 @@ class OpenAIJudge:
                         ticket,
                         usage.prompt_tokens - tokens_before[0],
                         usage.completion_tokens - tokens_before[1],
+                        answered=response is not None,
                     )
 
     def _arguments(

@@ -188,13 +188,16 @@ def test_budget__a_judge_that_reports_no_usage_is_counted_at_the_estimate(tmp_pa
 
 
 def test_budget__reached_while_quoting_evidence_keeps_the_verdict(tmp_path: Path) -> None:
+    # one request at a time: the same judge calls in every run (concurrent metrics of a row
+    # may both ask a request the other is already asking)
     with FakeOpenAI(handler=grade) as server:
         (tmp_path / "free").mkdir()
-        _, unbudgeted = invoke(write_project(tmp_path / "free", server.url, rows=MANY_ROWS))
+        free = write_project(tmp_path / "free", server.url, rows=MANY_ROWS, concurrency=1)
+        _, unbudgeted = invoke(free)
         calls = unbudgeted["usage"]["total"]["calls"]
         assert unbudgeted["evidence"]["units"] > 0  # quotes are asked after the rows are scored
         (tmp_path / "tight").mkdir()
-        config = write_project(tmp_path / "tight", server.url, rows=MANY_ROWS)
+        config = write_project(tmp_path / "tight", server.url, rows=MANY_ROWS, concurrency=1)
         result, report = invoke(with_budget(config, f"{{max_calls: {calls - 1}}}"))
     assert report["incomplete"] is None
     assert "not_run" not in report
