@@ -175,10 +175,18 @@ def _check_alike(shards: Sequence[ShardReport]) -> None:
             raise MergeError(f"{shard.label}: the report has no config.resolved_digest")
     _same(shards, "the config (resolved digest)", lambda r: r["config"]["resolved_digest"])
     _same(shards, "the prompt version", lambda r: r["judge"]["prompt_version"])
+    _same(shards, "the judge (provider, model, endpoint)", _judge_identity)
     _same(shards, "the dataset list (name, digest, rows)", _datasets)
     _same(shards, "the baseline", lambda r: r["shard"]["baseline_digest"])
     _same(shards, "the on_error", lambda r: r["on_error"])
     _same(shards, "the score list (dataset, score, threshold)", _score_keys)
+
+
+def _judge_identity(report: Mapping[str, Any]) -> list[Any]:
+    """Who judged: the action's URL inputs override the config after its digest is taken,
+    so the digest alone would let shards judged by different servers merge."""
+    judge = report["judge"]
+    return [judge.get("provider"), judge.get("model"), judge.get("endpoint")]
 
 
 def _score_keys(report: Mapping[str, Any]) -> list[tuple[str, str, Any]]:
