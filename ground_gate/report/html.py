@@ -38,6 +38,7 @@ from ground_gate.report.formatting import (
     row_values,
     threshold_text,
 )
+from ground_gate.report.json_report import TEXT_BUDGET_BYTES
 from ground_gate.report.selection import BAD_VERDICTS, ranked_rows
 from ground_gate.report.svg import Line, histogram
 from ground_gate.report.types import BaselineEntry
@@ -441,7 +442,10 @@ def _row_detail(row: Mapping[str, Any]) -> list[str]:
         response = marked(text["response"], _response_spans(row, text["response"]))
         out.append(f'<h4>Response</h4><div class="text response">{response}</div>')
     else:
-        out.append('<p class="muted">This report does not carry the row\'s texts.</p>')
+        out.append(
+            '<p class="muted">This report does not carry the row\'s texts: a report keeps '
+            f"at most {TEXT_BUDGET_BYTES >> 20} MB of them, failing rows first.</p>"
+        )
     out += _units_table(row, marks.notes)
     for addressed in row.get("addressed_to_judge") or []:
         out.append(

@@ -45,6 +45,10 @@ SCHEMA_VERSION = 1
 # Characters of each field a row's `text` keeps: enough for the page to show a document and
 # its highlighted evidence, bounded so that 1,000 rows of long documents stay a few MB.
 TEXT_LIMITS = {"source": 20_000, "question": 2_000, "response": 8_000}
+# UTF-8 bytes of row texts one report carries in all. The fork-safe comment job refuses a
+# report over 64 MiB (github/artifact.py), and a few thousand long-document rows would pass
+# that: past this budget, rows are written without their texts, failing rows kept first.
+TEXT_BUDGET_BYTES = 24 * 1024 * 1024
 SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
 
 
@@ -207,6 +211,7 @@ def _rows(
     failing: dict[tuple[str, str], list[str]] = {}
     for dataset, sample_id, score in failing_rows(rows, thresholds):
         failing.setdefault((dataset, sample_id), []).append(score)
+    kept = _within_budget(rows, failing, texts)
     entries: list[RowEntry] = []
     for row in rows:
         key = (row.dataset, row.sample_id)
@@ -220,10 +225,33 @@ def _rows(
         }
         if positions is not None:
             entry["position"] = positions[key]
-        if key in texts:
+        if key in kept:
             entry["text"] = texts[key]
         entries.append(entry)
     return entries
+
+
+def _within_budget(
+    rows: Sequence[RowResult],
+    failing: Mapping[tuple[str, str], list[str]],
+    texts: Mapping[tuple[str, str], RowText],
+) -> set[tuple[str, str]]:
+    """The rows whose texts fit TEXT_BUDGET_BYTES: failing rows first, each in row order."""
+    keys = [(r.dataset, r.sample_id) for r in rows]
+    ordered = [k for k in keys if k in failing] + [k for k in keys if k not in failing]
+    kept: set[tuple[str, str]] = set()
+    spent = 0
+    for key in ordered:
+        if key not in texts:
+            continue
+        text = texts[key]
+        fields = (text["source"], text["question"] or "", text["response"])
+        size = sum(len(v.encode("utf-8")) for v in fields)
+        if spent + size > TEXT_BUDGET_BYTES:
+            continue
+        spent += size
+        kept.add(key)
+    return kept
 
 
 def _datasets(

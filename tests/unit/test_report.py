@@ -538,3 +538,41 @@ EXPECTED_STOPPED_BY_BUDGET = "## ⚠️ ground-gate: incomplete\n\n1 row(s) in 1
 
 def test_render_markdown__rows_not_run_and_the_budget():
     assert render_markdown(stopped_by_budget_report()) == EXPECTED_STOPPED_BY_BUDGET
+
+
+@pytest.mark.parametrize(
+    ("budget", "kept"),
+    [
+        (70, ["ok-1", "bad|<b>@team</b>"]),  # both fit: 26 + 41 UTF-8 bytes
+        (45, ["bad|<b>@team</b>"]),  # the failing row's texts first
+        (30, ["ok-1"]),  # 21 characters but 41 bytes: the budget counts bytes
+        (10, []),
+    ],
+)
+def test_build_report__row_texts_past_the_budget_are_left_out_failing_rows_first(
+    monkeypatch, budget, kept
+):
+    monkeypatch.setattr(json_report, "TEXT_BUDGET_BYTES", budget)
+    texts = {
+        ("support", "ok-1"): json_report.row_text("The source.", "Why?", "The answer."),
+        ("support", "bad|<b>@team</b>"): json_report.row_text("é" * 20, None, "x"),
+    }
+    rs = rows()
+    thresholds = {"support": THRESHOLDS}
+    summaries = summarise(rs, ["support"], {"groundedness": ("groundedness",)})
+    entry = json_report.build_report(
+        config_path="gg.yml",
+        config_digest="abc",
+        judge={"provider": "openai", "model": "m", "prompt_version": "1"},
+        datasets=[("support", 2)],
+        rows=rs,
+        gate=evaluate(summaries, thresholds, "fail"),
+        thresholds=thresholds,
+        usage_by_metric={},
+        seconds=1.0,
+        on_error="fail",
+        texts=texts,
+    )
+    assert [r["failing"] != [] for r in entry["rows"]] == [False, True]
+    assert [r["id"] for r in entry["rows"] if "text" in r] == kept
+    assert [r["id"] for r in entry["rows"]] == ["ok-1", "bad|<b>@team</b>"]
