@@ -99,6 +99,7 @@ def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], 
         output_json=paths.json,
         output_md=paths.markdown,
         output_html=paths.html,
+        output_junit=paths.junit,
         baseline=settings.baseline,
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
@@ -116,6 +117,7 @@ def _merge(settings: Settings, pattern: str, echo: Callable[[str], None]) -> Out
         output_json=paths.json,
         output_md=paths.markdown,
         output_html=paths.html,
+        output_junit=paths.junit,
     )
     return merge(options, echo)
 

@@ -37,6 +37,7 @@ class ReportPaths:
     markdown: Path
     pr_number: Path
     html: Path
+    junit: Path
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ def report_paths(settings: Settings) -> ReportPaths:
         markdown=directory / "report.md",
         pr_number=directory / PR_NUMBER_FILE,
         html=directory / "report.html",
+        junit=directory / "report.junit.xml",
     )
 
 
@@ -194,6 +196,9 @@ def _write_outputs(
             "report-json": _shown(paths.json, settings.workspace),
             "report-markdown": _shown(paths.markdown, settings.workspace),
             "report-html": _shown(paths.html, settings.workspace) if paths.html.is_file() else "",
+            "report-junit": _shown(paths.junit, settings.workspace)
+            if paths.junit.is_file()
+            else "",
             "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
             "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),

@@ -211,6 +211,7 @@ FAILED_OUTPUTS = [
     ("report-json", "ground-gate-report/report.json"),
     ("report-markdown", "ground-gate-report/report.md"),
     ("report-html", ""),  # publish() alone writes no page
+    ("report-junit", ""),
     ("scores", '{"support-bot":{"groundedness":0.62,"hallucination":0.0}}'),
     ("summary", FAILED_SUMMARY),
     ("prompt-version", "2026-11-22.1"),
@@ -569,12 +570,12 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
         run.outputs()
         == [
             ("passed", "false"),  # nothing is verified in a workflow_run run
-            *FAILED_OUTPUTS[1:5],
+            *FAILED_OUTPUTS[1:6],
             (
                 "summary",
                 "ground-gate: reported by the pull request's run, not re-verified: not passed",
             ),
-            FAILED_OUTPUTS[6],
+            FAILED_OUTPUTS[7],
         ]
     )
     assert run.summary.read_text() == rendered

@@ -13,6 +13,7 @@ import json
 import re
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 from click.testing import CliRunner
@@ -115,12 +116,16 @@ def test_entrypoint__creates_then_updates_one_comment(
         "report-json": "ground-gate-report/report.json",
         "report-markdown": "ground-gate-report/report.md",
         "report-html": "ground-gate-report/report.html",
+        "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
         "(support-bot rating: 0.50 is not \u2265 0.8)",
         "prompt-version": report["judge"]["prompt_version"],
     }
     assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
+    junit = ElementTree.parse(workspace / "ground-gate-report" / "report.junit.xml").getroot()
+    failed = [c.get("name") for c in junit.iter("testcase") if c.find("failure") is not None]
+    assert (junit.tag, junit.get("failures"), len(failed)) == ("testsuites", "2", 2)
     assert f"::add-mask::{OPENAI_KEY}" in first.output
     assert OPENAI_KEY not in first.output.replace(f"::add-mask::{OPENAI_KEY}", "")
     assert all(r.headers["authorization"] == f"Bearer {OPENAI_KEY}" for r in judge.requests)

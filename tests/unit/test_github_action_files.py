@@ -122,6 +122,7 @@ def test_action_yml__outputs_are_the_ones_publish_writes(tmp_path: Path) -> None
             "report-json",
             "report-markdown",
             "report-html",
+            "report-junit",
             "scores",
             "summary",
             "prompt-version",

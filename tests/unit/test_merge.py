@@ -85,13 +85,13 @@ def test_merge_reports__rows_a_shard_did_not_run_are_listed_in_the_merge() -> No
         (
             lambda s: s[1][1]["judge"].update(endpoint="judge.example"),
             "shard-2.json (shard 2/2): the judge (provider, model, endpoint) is not "
-            "shard-1.json (shard 1/2)'s ([\"openai\", \"gpt-4o-mini\", \"judge.example\"] against "
+            'shard-1.json (shard 1/2)\'s (["openai", "gpt-4o-mini", "judge.example"] against '
             '["openai", "gpt-4o-mini", null]); shards must come from one config, data and prompts',
         ),
         (
             lambda s: s[1][1]["judge"].update(model="gpt-4o"),
             "shard-2.json (shard 2/2): the judge (provider, model, endpoint) is not "
-            "shard-1.json (shard 1/2)'s ([\"openai\", \"gpt-4o\", null] against "
+            'shard-1.json (shard 1/2)\'s (["openai", "gpt-4o", null] against '
             '["openai", "gpt-4o-mini", null]); shards must come from one config, data and prompts',
         ),
         (
