@@ -21,12 +21,13 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from ground_gate.action_settings import Settings, judge_overrides
-from ground_gate.errors import GroundGateError, MergeError
+from ground_gate.errors import ConfigError, GroundGateError, MergeError
 from ground_gate.github.artifact import (
     Artifact,
     ArtifactRefused,
@@ -44,7 +45,13 @@ from ground_gate.github.publish import (
     report_error,
     report_paths,
 )
-from ground_gate.merge import MergeOptions, matching_reports, merge, read_merged
+from ground_gate.merge import (
+    BASELINE_COPY,
+    MergeOptions,
+    matching_reports,
+    merge,
+    read_merged,
+)
 from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.pipeline import Outcome, RunOptions, execute, report_text
 from ground_gate.report.json_report import schema_problems
@@ -104,7 +111,10 @@ def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], 
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
     )
-    return execute(options, env, echo)
+    outcome = execute(options, env, echo)
+    if settings.shard is not None and settings.baseline is not None:
+        shutil.copyfile(settings.baseline, paths.directory / BASELINE_COPY)
+    return outcome
 
 
 def _merge(settings: Settings, pattern: str, echo: Callable[[str], None]) -> Outcome:
@@ -140,19 +150,26 @@ def _merged_shards(settings: Settings) -> Load:
         _report_dir(settings)
         try:
             files = matching_reports(Path.cwd(), settings.merge or "")
-            for path in files:
-                refuse_oversized(path)
-            report, _ = read_merged(MergeOptions(files, baseline=settings.baseline))
         except MergeError as exc:
-            raise ArtifactRefused(
-                f"the shard reports cannot be merged ({exc}); nothing was posted"
-            ) from exc
+            raise _unmergeable(exc) from exc
+        for path in files:
+            refuse_oversized(path)
+            refuse_oversized(path.parent / BASELINE_COPY)
+        try:
+            # a baseline copy is read as any report is: checked against the schema
+            report, _ = read_merged(MergeOptions(files, baseline=settings.baseline))
+        except (MergeError, ConfigError) as exc:
+            raise _unmergeable(exc) from exc
         merged = dict(report)
         paths.json.write_text(report_text(merged), encoding="utf-8")
         paths.markdown.write_text(render_artifact(merged), encoding="utf-8")
         return Artifact(report=merged, pr_number=shards_pr_number(files))
 
     return load
+
+
+def _unmergeable(exc: Exception) -> ArtifactRefused:
+    return ArtifactRefused(f"the shard reports cannot be merged ({exc}); nothing was posted")
 
 
 def render_artifact(report: Mapping[str, Any]) -> str:

@@ -37,6 +37,10 @@ from ground_gate.report.json_report import (
 from ground_gate.report.types import Report
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024
+# The baseline a shard was compared with, copied beside its report by the action's shard
+# mode, so that the merge (and the fork-safe workflow_run merge, which checks nothing out)
+# can compare with the same file without being given it.
+BASELINE_COPY = "baseline.json"
 MISSING_LISTED = 10  # missing shards named in the message; the rest are counted
 
 
@@ -380,11 +384,29 @@ def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
 
 def read_merged(options: MergeOptions) -> tuple[Report, dict[str, Any] | None]:
     """The merged report of `options.reports` and the baseline it was compared with; nothing
-    is written (the action's workflow_run mode renders it itself)."""
+    is written (the action's workflow_run mode renders it itself). Without
+    `options.baseline`, shards compared with a baseline are merged with the copy one of them
+    left beside its report (BASELINE_COPY), which merge_reports checks by its digest."""
     reports = [(str(path), read_report(path)) for path in options.reports]
-    baseline = read_baseline(options.baseline) if options.baseline else None
-    digest = file_digest(options.baseline) if options.baseline else None
+    path = options.baseline or _left_baseline(options.reports, [r for _, r in reports])
+    baseline = read_baseline(path) if path else None
+    digest = file_digest(path) if path else None
     return merge_reports(reports, baseline, digest), baseline
+
+
+def _left_baseline(paths: Sequence[Path], reports: Sequence[Mapping[str, Any]]) -> Path | None:
+    """The baseline copy a shard compared with one left beside its report (the action's
+    shard mode leaves it in its artifact), checked by its digest; None if none left one."""
+    for path, report in zip(paths, reports, strict=True):
+        recorded = (report.get("shard") or {}).get("baseline_digest")
+        copy = path.parent / BASELINE_COPY
+        if recorded and copy.is_file():
+            if file_digest(copy) != recorded:
+                raise MergeError(
+                    f"{copy}: not the baseline the shards were compared with ({recorded})"
+                )
+            return copy
+    return None
 
 
 def matching_reports(directory: Path, pattern: str) -> tuple[Path, ...]:

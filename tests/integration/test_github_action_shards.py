@@ -477,3 +477,65 @@ def test_workflow_run_merge__an_oversized_shard_is_refused_unread(
         "not publishing the pull request run's report: "
         "ground-gate-shards/ground-gate-shard-4/report.json: larger than"
     ) in result.output
+
+
+# --- shards compared with a baseline: the copy they leave lets both merges compare ---------
+
+
+def baseline_shards(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> list[Path]:
+    """main's report (every row, the same judge) as the baseline of 4 shard jobs."""
+    main = job_env(tmp_path, "main", judge, github, comment="never")
+    assert invoke(main, monkeypatch).exit_code == 1
+    report = Path(main["GITHUB_WORKSPACE"]) / "ground-gate-report" / "report.json"
+    folders = []
+    for k in range(1, 5):
+        env = job_env(tmp_path, f"shard-{k}", judge, github, shard=f"{k}/4", baseline="main.json")
+        shutil.copyfile(report, Path(env["GITHUB_WORKSPACE"]) / "main.json")
+        assert invoke(env, monkeypatch).exit_code == 0
+        folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
+        assert (folder / "baseline.json").read_bytes() == report.read_bytes()
+        folders.append(folder)
+    return folders
+
+
+def test_merge__shards_run_with_a_baseline_are_compared_with_the_copy_they_left(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folders = baseline_shards(tmp_path, judge, github, monkeypatch)
+    env = job_env(tmp_path, "merge", judge, github, merge=SHARDS)  # no baseline input
+    download(folders, Path(env["GITHUB_WORKSPACE"]))
+
+    assert invoke(env, monkeypatch).exit_code == 1
+
+    folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
+    (entry,) = json.loads((folder / "report.json").read_text())["scores"]
+    assert (entry["baseline"]["paired"], entry["baseline"]["delta"]) == (16, 0.0)
+
+
+def test_workflow_run_merge__compares_with_the_shards_baseline_copy_and_refuses_a_forged_one(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folders = baseline_shards(tmp_path, judge, github, monkeypatch)
+    env = workflow_run_env(tmp_path, judge, github, folders)
+
+    assert invoke(env, monkeypatch).exit_code == 0, github.requests
+
+    (comment,) = github.comments[FORK_PR]
+    folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
+    (entry,) = json.loads((folder / "report.json").read_text())["scores"]
+    assert (entry["baseline"]["paired"], entry["baseline"]["delta"]) == (16, 0.0)
+    assert "0.62 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
+
+    forged = tmp_path / "forged"
+    env = workflow_run_env(forged, judge, github, folders)
+    for copy in Path(env["GITHUB_WORKSPACE"]).glob("ground-gate-shards/*/baseline.json"):
+        report = json.loads(copy.read_text())
+        report["rows"] = report["rows"][:1]  # a baseline the shards were not compared with
+        copy.write_text(json.dumps(report))
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 2, result.output
+    assert "baseline.json: not the baseline the shards were compared with (sha256:" in result.output
+    assert len(github.comments[FORK_PR]) == 1  # only the first run's comment
