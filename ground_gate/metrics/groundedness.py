@@ -3,9 +3,10 @@
 Two methods (config `method`):
 - verdict (the default): one call per unit asks whether the source supports the unit (Yes),
   contradicts it (No) or does not say (Unknown), and the first token's probabilities give
-  P(supported), P(contradicted), P(absent). Row scores: groundedness = the units' P(supported)
-  combined by `aggregate` (mean by default), hallucination = mean P(absent), contradiction =
-  mean P(contradicted). One call per unit gives all three, for any kind of row (QA, summary,
+  P(supported), P(contradicted), P(absent). Row scores: groundedness = mean P(supported),
+  hallucination = mean P(absent), contradiction = mean P(contradicted); with `aggregate: min`
+  each is its worst unit's (the lowest P(supported), the highest P(absent) and
+  P(contradicted)). One call per unit gives all three, for any kind of row (QA, summary,
   dialogue). With a long source split into chunks, the chunk that supports wins, then one that
   contradicts, then one that does not say.
 - rating: TruLens's published method, a 0-10 rating per unit; groundedness = mean rating / 10.
@@ -78,8 +79,9 @@ class Groundedness:
         score = combine([u.score or 0.0 for u in units], self.config.aggregate)
         scores = {"groundedness": round(score, 4)}
         if self.config.method == "verdict":
-            scores["hallucination"] = _mean_of(units, "p_absent")
-            scores["contradiction"] = _mean_of(units, "p_contradicted")
+            worst = self.config.aggregate == "min"
+            scores["hallucination"] = _share(units, "p_absent", worst)
+            scores["contradiction"] = _share(units, "p_contradicted", worst)
         return session.result("ok", scores, tuple(units))
 
     async def _verdict(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
@@ -158,6 +160,7 @@ class Groundedness:
         return found or closest(unit.text, chunk.replace(GAP.strip(), " ")) or NOTHING_FOUND
 
 
-def _mean_of(units: list[UnitResult], key: str) -> float:
-    """Mean of one verdict probability over the units."""
-    return round(sum(float(u.detail[key]) for u in units) / len(units), 4)
+def _share(units: list[UnitResult], key: str, worst: bool) -> float:
+    """One verdict probability over the units: their mean, or (worst) their highest."""
+    values = [float(u.detail[key]) for u in units]
+    return round(max(values) if worst else sum(values) / len(values), 4)

@@ -387,6 +387,14 @@ async def test_groundedness__min_aggregate_scores_the_weakest_sentence():
     assert weakest.scores == {"groundedness": pytest.approx(0.275, abs=1e-4)}
 
 
+async def test_groundedness__verdict_min_aggregate_scores_the_worst_sentence_on_all_three():
+    config = GroundednessConfig(evidence="none", aggregate="min")
+    answer = sample("It weighs 1.2 kg. It weighs 3 kg. It is waterproof.")
+    result = await score(Groundedness(config), answer, FakeJudge(three_way))
+    # the units of the test below: supported 0.8/0.1/0.3, absent 0.1/0.2/0.6, contra 0.1/0.7/0.1
+    assert result.scores == {"groundedness": 0.1, "hallucination": 0.6, "contradiction": 0.7}
+
+
 async def test_summary_accuracy__probability_scoring_averages_answer_pair_probabilities():
     judge = athina({"Is it one?": "Yes", "Is it two?": "Unknown", "Is it three?": "No"})
     config = SummaryAccuracyConfig(n_questions=10, scoring="probability")
