@@ -4,10 +4,11 @@ agreed, from a `calibrate --output-json` report and the labelled file it was run
     .venv/bin/python bench/label_strength.py bench/out/dev_full890.json \\
         bench/out/dev_full890.jsonl
 
-A row labelled not grounded is put in the class of its strongest span: "3 of 3" when every
-annotator marked one of its spans not supported, "2 of 3" when a majority did, "weaker" when
-no span has a majority saying not supported (e.g. two "partially" and one "supported": LFQA
-counts a row grounded only when 2 of 3 annotators marked every sentence supported). Rows
+A row labelled not grounded is put in the class of its strongest span: "all" when every
+annotator marked one of its spans not supported, "a majority" when more than half did,
+"fewer" when no span has a majority saying not supported (e.g. two "partially" and one
+"supported": LFQA counts a row grounded only when 2 of 3 annotators marked every sentence
+supported). Rows
 whose spans carry no raw annotator labels (AggreFact, BEGIN) are "no raw labels". Each class
 is ranked against every row of the same group labelled grounded, so the figures say whether
 the judge misses clear errors or the cases the annotators themselves split on.
@@ -24,16 +25,18 @@ from pathlib import Path
 from typing import Any
 
 SCORES = (("groundedness", False), ("hallucination", True), ("contradiction", True))
-CLASSES = ("3 of 3", "2 of 3", "weaker", "no raw labels")
+CLASSES = ("all", "a majority", "fewer", "no raw labels")
 
 
 def strength(spans: Sequence[Mapping[str, Any]]) -> str:
     """The class of a row labelled not grounded, from its spans' raw annotator labels."""
-    votes = [s["raw_label"] for s in spans if isinstance(s.get("raw_label"), list)]
+    votes = [
+        s["raw_label"] for s in spans if isinstance(s.get("raw_label"), list) and s["raw_label"]
+    ]
     if not votes:
         return "no raw labels"
-    most = max(v.count("not_supported") * 3 // max(len(v), 1) for v in votes)
-    return {3: "3 of 3", 2: "2 of 3"}.get(most, "weaker")
+    share = max(v.count("not_supported") / len(v) for v in votes)
+    return "all" if share == 1 else "a majority" if share > 0.5 else "fewer"
 
 
 def auc(grounded: Sequence[float], not_grounded: Sequence[float]) -> float | None:
@@ -46,6 +49,11 @@ def auc(grounded: Sequence[float], not_grounded: Sequence[float]) -> float | Non
 
 def table(report: Mapping[str, Any], labels: Mapping[str, Mapping[str, Any]]) -> list[str]:
     groups: dict[str, list[tuple[int, str, Mapping[str, float]]]] = {}
+    missing = [r["id"] for r in report["rows_scored"] if r["id"] not in labels]
+    if missing:
+        raise SystemExit(
+            f"{len(missing)} row(s) of the report are not in the labels, e.g. {missing[0]}"
+        )
     for row in report["rows_scored"]:
         labelled = labels[row["id"]]
         kind = "" if row["label"] == 1 else strength(labelled.get("hallucinated_spans") or [])

@@ -8,16 +8,19 @@ from bench.label_strength import auc, strength, table
 @pytest.mark.parametrize(
     ("spans", "expected"),
     [
-        ([{"raw_label": ["not_supported"] * 3}], "3 of 3"),
-        ([{"raw_label": ["partially", "not_supported", "not_supported"]}], "2 of 3"),
-        ([{"raw_label": ["partially", "supported", "not_supported"]}], "weaker"),
+        ([{"raw_label": ["not_supported"] * 3}], "all"),
+        ([{"raw_label": ["partially", "not_supported", "not_supported"]}], "a majority"),
+        ([{"raw_label": ["partially", "supported", "not_supported"]}], "fewer"),
         (
             [
                 {"raw_label": ["partially", "supported", "not_supported"]},
                 {"raw_label": ["not_supported"] * 3},
             ],
-            "3 of 3",  # the strongest span decides
+            "all",  # the strongest span decides
         ),
+        ([{"raw_label": ["not_supported"]}], "all"),  # one annotator
+        ([{"raw_label": ["not_supported"] * 3 + ["supported"]}], "a majority"),  # 3 of 4
+        ([{"raw_label": ["not_supported", "supported"]}], "fewer"),  # half is no majority
         ([{"raw_label": None}], "no raw labels"),
         ([], "no raw labels"),
     ],
@@ -42,4 +45,4 @@ def test_table__each_class_against_the_grounded_rows_of_its_group():
         "b": {"hallucinated_spans": [{"raw_label": ["partially", "supported", "x"]}]},
     }
     lines = table(report, labels)
-    assert lines[2:] == ["| G | 3 of 3 | 1 | 1.000 | - | - |", "| G | weaker | 1 | 0.000 | - | - |"]
+    assert lines[2:] == ["| G | all | 1 | 1.000 | - | - |", "| G | fewer | 1 | 0.000 | - | - |"]

@@ -21,7 +21,6 @@
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -111,10 +110,27 @@ def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], 
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
     )
+    # read before the run writes its reports, which may be the very file (report.json)
+    baseline = _read_bytes(settings.baseline) if settings.shard and settings.baseline else None
     outcome = execute(options, env, echo)
-    if settings.shard is not None and settings.baseline is not None:
-        shutil.copyfile(settings.baseline, paths.directory / BASELINE_COPY)
+    if baseline is not None:
+        _write_bytes(paths.directory / BASELINE_COPY, baseline)
     return outcome
+
+
+def _read_bytes(path: Path) -> bytes | None:
+    """The file's bytes, or None when it cannot be read (the run then says why)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def _write_bytes(path: Path, data: bytes) -> None:
+    try:
+        path.write_bytes(data)
+    except OSError as exc:
+        raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def _merge(settings: Settings, pattern: str, echo: Callable[[str], None]) -> Outcome:
@@ -124,6 +140,7 @@ def _merge(settings: Settings, pattern: str, echo: Callable[[str], None]) -> Out
     options = MergeOptions(
         reports=matching_reports(Path.cwd(), pattern),
         baseline=settings.baseline,
+        baseline_copies=True,
         output_json=paths.json,
         output_md=paths.markdown,
         output_html=paths.html,
@@ -157,7 +174,8 @@ def _merged_shards(settings: Settings) -> Load:
             refuse_oversized(path.parent / BASELINE_COPY)
         try:
             # a baseline copy is read as any report is: checked against the schema
-            report, _ = read_merged(MergeOptions(files, baseline=settings.baseline))
+            options = MergeOptions(files, baseline=settings.baseline, baseline_copies=True)
+            report, _ = read_merged(options)
         except (MergeError, ConfigError) as exc:
             raise _unmergeable(exc) from exc
         merged = dict(report)

@@ -32,6 +32,7 @@ from ground_gate.report import readback
 from ground_gate.report.json_report import (
     baseline_scores,
     build_report,
+    loads_strict,
     schema_mismatch,
 )
 from ground_gate.report.types import Report
@@ -79,7 +80,7 @@ def read_report(path: Path) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise MergeError(f"{path}: cannot read it ({exc})") from None
     try:
-        report = json.loads(text, parse_constant=_no_constant)
+        report = loads_strict(text)
     except json.JSONDecodeError as exc:
         raise MergeError(
             f"{path}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
@@ -91,10 +92,6 @@ def read_report(path: Path) -> dict[str, Any]:
     check_report(str(path), report)
     assert isinstance(report, dict)
     return report
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def check_report(name: str, report: Any) -> None:
@@ -291,7 +288,7 @@ def _merge(
     if recorded is not None and baseline is None:
         raise MergeError(
             f"the shards were compared with a baseline ({recorded}): give the same report "
-            "with --baseline"
+            "with --baseline (the action: its baseline input)"
         )
     if recorded is not None and baseline_digest is not None and baseline_digest != recorded:
         raise MergeError(
@@ -365,6 +362,8 @@ class MergeOptions:
     output_md: Path | None = None
     output_junit: Path | None = None
     output_html: Path | None = None
+    # the action's artifacts: without `baseline`, use the copy a shard left (BASELINE_COPY)
+    baseline_copies: bool = False
 
 
 def merge(options: MergeOptions, echo: Callable[[str], None]) -> Outcome:
@@ -388,7 +387,9 @@ def read_merged(options: MergeOptions) -> tuple[Report, dict[str, Any] | None]:
     `options.baseline`, shards compared with a baseline are merged with the copy one of them
     left beside its report (BASELINE_COPY), which merge_reports checks by its digest."""
     reports = [(str(path), read_report(path)) for path in options.reports]
-    path = options.baseline or _left_baseline(options.reports, [r for _, r in reports])
+    path = options.baseline
+    if path is None and options.baseline_copies:
+        path = _left_baseline(options.reports, [r for _, r in reports])
     baseline = read_baseline(path) if path else None
     digest = file_digest(path) if path else None
     return merge_reports(reports, baseline, digest), baseline

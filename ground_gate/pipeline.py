@@ -40,6 +40,7 @@ from ground_gate.report.html import render_html
 from ground_gate.report.json_report import (
     baseline_scores,
     build_report,
+    loads_strict,
     row_text,
     schema_mismatch,
 )
@@ -111,10 +112,10 @@ def read_baseline(path: Path) -> dict[str, Any]:
 
 def _read_json(path: Path, what: str) -> Any:
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
+        return loads_strict(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{what} {path}: no such file") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError, NaN
         raise ConfigError(f"{what} {path}: not a readable JSON report ({exc})") from None
     except RecursionError:
         raise ConfigError(f"{what} {path}: JSON nested too deeply to be a report") from None

@@ -195,15 +195,22 @@ def _write_outputs(
             "passed": "true" if passed else "false",
             "report-json": _shown(paths.json, settings.workspace),
             "report-markdown": _shown(paths.markdown, settings.workspace),
-            "report-html": _shown(paths.html, settings.workspace) if paths.html.is_file() else "",
-            "report-junit": _shown(paths.junit, settings.workspace)
-            if paths.junit.is_file()
-            else "",
+            # in a workflow_run run these files are the pull request's own: never offered
+            "report-html": _made_here(paths.html, settings),
+            "report-junit": _made_here(paths.junit, settings),
             "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
             "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
         },
     )
+
+
+def _made_here(path: Path, settings: Settings) -> str:
+    """The path of a report this run wrote, for an output; "" when there is none or the file
+    came with the pull request's artifact (a workflow_run run writes neither)."""
+    if settings.publish_only or not path.is_file():
+        return ""
+    return _shown(path, settings.workspace)
 
 
 def _event_pr_number(settings: Settings) -> int | None:

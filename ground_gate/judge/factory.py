@@ -53,9 +53,20 @@ def open_judge(
             yield judge, info
         return
     client = _remote_client(config, env)
-    if config.base_url:
-        info["endpoint"] = urlsplit(config.base_url).hostname or ""
+    info["endpoint"] = endpoint_name(str(client.base_url))
     yield _judge(config, client, cache, prompt_version, limit), info
+
+
+def endpoint_name(url: str) -> str:
+    """Which server judges, for the report: the URL's host, and its port when one is given
+    (never the path or query, which may hold a deployment's secrets)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    try:
+        port = parts.port
+    except ValueError:  # not a number: nothing to add
+        port = None
+    return f"{host}:{port}" if port else host
 
 
 def judge_cache(config: JudgeConfig, no_cache: bool) -> JudgeCache | None:

@@ -444,7 +444,8 @@ def _row_detail(row: Mapping[str, Any]) -> list[str]:
     else:
         out.append(
             '<p class="muted">This report does not carry the row\'s texts: a report keeps '
-            f"at most {TEXT_BUDGET_BYTES >> 20} MB of them, failing rows first.</p>"
+            f"at most {TEXT_BUDGET_BYTES >> 20} MiB of them, failing rows first (reports "
+            "written before rows carried their texts have none).</p>"
         )
     out += _units_table(row, marks.notes)
     for addressed in row.get("addressed_to_judge") or []:

@@ -45,11 +45,22 @@ SCHEMA_VERSION = 1
 # Characters of each field a row's `text` keeps: enough for the page to show a document and
 # its highlighted evidence, bounded so that 1,000 rows of long documents stay a few MB.
 TEXT_LIMITS = {"source": 20_000, "question": 2_000, "response": 8_000}
-# UTF-8 bytes of row texts one report carries in all. The fork-safe comment job refuses a
-# report over 64 MiB (github/artifact.py), and a few thousand long-document rows would pass
-# that: past this budget, rows are written without their texts, failing rows kept first.
+# UTF-8 bytes of row texts one report carries in all (24 MiB). The fork-safe comment job
+# refuses a report over 64 MiB (github/artifact.py), and a few thousand long-document rows
+# would pass that by their texts alone: past this budget, rows are written without their
+# texts, failing rows kept first. The units and usage still grow with the rows.
 TEXT_BUDGET_BYTES = 24 * 1024 * 1024
 SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
+
+
+def loads_strict(text: str) -> Any:
+    """json.loads refusing NaN and Infinity (ValueError), which no report holds and which
+    would reach a comment as "nan"."""
+    return json.loads(text, parse_constant=_no_constant)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
 
 
 def schema() -> dict[str, Any]:
@@ -236,7 +247,8 @@ def _within_budget(
     failing: Mapping[tuple[str, str], list[str]],
     texts: Mapping[tuple[str, str], RowText],
 ) -> set[tuple[str, str]]:
-    """The rows whose texts fit TEXT_BUDGET_BYTES: failing rows first, each in row order."""
+    """The rows whose texts fit TEXT_BUDGET_BYTES: failing rows first, each in row order; the
+    first that does not fit ends it, so no passing row has texts that a failing row lacks."""
     keys = [(r.dataset, r.sample_id) for r in rows]
     ordered = [k for k in keys if k in failing] + [k for k in keys if k not in failing]
     kept: set[tuple[str, str]] = set()
@@ -248,7 +260,7 @@ def _within_budget(
         fields = (text["source"], text["question"] or "", text["response"])
         size = sum(len(v.encode("utf-8")) for v in fields)
         if spent + size > TEXT_BUDGET_BYTES:
-            continue
+            break
         spent += size
         kept.add(key)
     return kept

@@ -30,7 +30,8 @@ from ground_gate.results import ADDRESSED_TO_JUDGE
 
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
-    "request controls that run (its data, config and code), so this is what it reported, "
+    "request controls that run (its data, config, code and any baseline it compared with), "
+    "so this is what it reported, "
     "not a verdict of this repository."
 )
 SHARD_NOTE = (

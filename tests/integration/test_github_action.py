@@ -525,8 +525,8 @@ def pr_run_artifact(tmp_path: Path, fake: FakeGitHub) -> Path:
 def workflow_run_with(tmp_path: Path, fake: FakeGitHub, artifact: Path) -> Run:
     run = new_run(tmp_path / "wr-run", fake, event="workflow_run", fixture="workflow_run_fork.json")
     (run.workspace / "ground-gate-report").mkdir()
-    for name in ("report.json", "report.md", "pr-number.txt"):
-        (run.workspace / "ground-gate-report" / name).write_bytes((artifact / name).read_bytes())
+    for path in artifact.iterdir():  # everything the artifact holds, as download-artifact puts it
+        (run.workspace / "ground-gate-report" / path.name).write_bytes(path.read_bytes())
     return run
 
 
@@ -539,6 +539,10 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     ]
     assert fake.requests == []  # the PR run never talked to GitHub
     fake.pull_heads[18] = HEAD_SHA
+    # pages a fork's run may add: never offered by the outputs (a test-report step would
+    # publish the fork's "all passed" with the write token)
+    (artifact / "report.junit.xml").write_text('<testsuites failures="0"/>')
+    (artifact / "report.html").write_text("<p>all passed</p>")
     run = workflow_run_with(tmp_path, fake, artifact)
     settings = run.settings()
 
@@ -556,7 +560,8 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     assert rendered.startswith(
         "## ground-gate: reported by the pull request's run: failed\n"
         "These scores come from the pull request's own run and were not re-verified: the pull "
-        "request controls that run (its data, config and code), so this is what it reported, "
+        "request controls that run (its data, config, code and any baseline it compared with), "
+        "so this is what it reported, "
         "not a verdict of this repository.\n\n"
     )
     assert [c["body"] for c in bot_comments(fake, 18)] == [f"{MARKER}\n{rendered}"]

@@ -10,6 +10,7 @@ again there and posted as the pull request's unverified claim.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from collections.abc import Iterator
@@ -539,3 +540,29 @@ def test_workflow_run_merge__compares_with_the_shards_baseline_copy_and_refuses_
     assert result.exit_code == 2, result.output
     assert "baseline.json: not the baseline the shards were compared with (sha256:" in result.output
     assert len(github.comments[FORK_PR]) == 1  # only the first run's comment
+
+
+@pytest.mark.parametrize(
+    "where", ["ground-gate-report/report.json", "ground-gate-report/baseline.json"]
+)
+def test_shard__a_baseline_in_the_report_folder_is_copied_before_the_reports_are_written(
+    tmp_path: Path,
+    judge: FakeOpenAI,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    where: str,
+) -> None:
+    main = job_env(tmp_path, "main", judge, github, comment="never")
+    assert invoke(main, monkeypatch).exit_code == 1
+    before = (Path(main["GITHUB_WORKSPACE"]) / "ground-gate-report" / "report.json").read_bytes()
+    env = job_env(tmp_path, "shard", judge, github, shard="1/4", baseline=where)
+    folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
+    folder.mkdir()
+    (Path(env["GITHUB_WORKSPACE"]) / where).write_bytes(before)
+
+    result = invoke(env, monkeypatch)
+
+    assert result.exit_code == 0, result.output
+    assert (folder / "baseline.json").read_bytes() == before
+    shard = json.loads((folder / "report.json").read_text())
+    assert shard["shard"]["baseline_digest"] == "sha256:" + hashlib.sha256(before).hexdigest()

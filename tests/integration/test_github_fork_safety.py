@@ -32,7 +32,8 @@ PR = 18
 HEADLINE = "## ground-gate: reported by the pull request's run: passed"
 NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
-    "request controls that run (its data, config and code), so this is what it reported, not a "
+    "request controls that run (its data, config, code and any baseline it compared with), so "
+    "this is what it reported, not a "
     "verdict of this repository."
 )
 EVIL = (

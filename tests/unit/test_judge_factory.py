@@ -29,7 +29,12 @@ def opened(config: JudgeConfig, env: dict[str, str]) -> tuple[OpenAIJudge, dict[
 async def test_open_judge__openai_by_default() -> None:
     judge, info = opened(JudgeConfig(), ENV)
     try:
-        assert info == {"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "v7"}
+        assert info == {
+            "provider": "openai",
+            "model": "gpt-4o-mini",
+            "prompt_version": "v7",
+            "endpoint": "api.openai.com",
+        }
         assert (judge.host, judge.model, judge.context_tokens) == (
             "api.openai.com",
             "gpt-4o-mini",
@@ -43,7 +48,7 @@ async def test_open_judge__openai_by_default() -> None:
 async def test_open_judge__a_base_url_is_named_in_the_info_and_needs_no_key() -> None:
     judge, info = opened(JudgeConfig(base_url="http://vllm.internal:8000/v1", model="qwen"), {})
     try:
-        assert info["endpoint"] == "vllm.internal"
+        assert info["endpoint"] == "vllm.internal:8000"  # two servers of one host differ
         assert judge.host == "vllm.internal"
     finally:
         await judge.aclose()
@@ -57,7 +62,7 @@ async def test_open_judge__azure_takes_the_endpoint_from_the_environment() -> No
     judge, info = opened(config, env)
     try:
         assert judge.host == "r.openai.azure.com"
-        assert "endpoint" not in info  # only a configured base_url is shown
+        assert info["endpoint"] == "r.openai.azure.com"  # wherever the endpoint was given
     finally:
         await judge.aclose()
 

@@ -545,7 +545,9 @@ def test_render_markdown__rows_not_run_and_the_budget():
     [
         (70, ["ok-1", "bad|<b>@team</b>"]),  # both fit: 26 + 41 UTF-8 bytes
         (45, ["bad|<b>@team</b>"]),  # the failing row's texts first
-        (30, ["ok-1"]),  # 21 characters but 41 bytes: the budget counts bytes
+        # 21 characters but 41 bytes: the budget counts bytes, and no passing row gets
+        # texts that a failing row did not
+        (30, []),
         (10, []),
     ],
 )
