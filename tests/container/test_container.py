@@ -12,11 +12,13 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 import pytest
 
@@ -25,6 +27,7 @@ from tests.container.docker_action import IMAGE_ENV, WORKSPACE, Job, Run, run_ac
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.support_bot import ROWS
+from tests.integration.test_github_entrypoint import PAGE_NOTE
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 TOKEN = "ghs_container_token_4f1e"
@@ -114,12 +117,14 @@ def test_container__comment_created_then_updated_from_inside_the_image(
     assert report["passed"] is False
     assert [r["id"] for r in report["rows"]] == ["grounded-trash", "invented-phone"]
     (comment,) = github.comments[17]
-    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"
+    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}{PAGE_NOTE}"
     assert job.summary.read_text() == report_md
     assert job.outputs() == {
         "passed": "false",
         "report-json": "ground-gate-report/report.json",
         "report-markdown": "ground-gate-report/report.md",
+        "report-html": "ground-gate-report/report.html",
+        "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
         "(support-bot rating: 0.50 is not \u2265 0.8)",
@@ -136,6 +141,39 @@ def test_container__comment_created_then_updated_from_inside_the_image(
     assert github.routes_called()[-1] == "PATCH update-comment"
     assert job.outputs()["passed"] == "false"
     assert_no_secret(job, first, second)
+
+
+def test_container__two_shards_then_one_merge_comments_once(
+    image: str, judge: fake_openai.FakeOpenAI, github: FakeGitHub, jobs: list[Job]
+) -> None:
+    shards = []
+    for k in (1, 2):
+        job = make_job(config(threshold=0.8))
+        jobs.append(job)
+        run = gate_run(image, job, judge, github, shard=f"{k}/2")
+        assert run.code == 0, run.log  # a finished shard exits 0: the merge gates
+        shards.append(job.workspace / "ground-gate-report")
+    assert github.requests == []  # a shard never comments
+    calls = len(judge.requests)
+    merge = Job.create(FIXTURES / "pull_request.json")  # checks nothing out
+    jobs.append(merge)
+    for k, folder in enumerate(shards, start=1):
+        shutil.copytree(folder, merge.workspace / "ground-gate-shards" / f"shard-{k}")
+
+    run = gate_run(image, merge, judge, github, merge="ground-gate-shards/*/report.json")
+
+    assert run.code == 1, run.log  # rating 0.50 < 0.8, as the unsharded run
+    assert len(judge.requests) == calls  # the merge judges nothing
+    folder = merge.workspace / "ground-gate-report"
+    report = json.loads((folder / "report.json").read_text())
+    assert [r["id"] for r in report["rows"]] == ["grounded-trash", "invented-phone"]
+    assert "shard" not in report
+    (comment,) = github.comments[17]
+    assert comment["body"].startswith("<!-- ground-gate:default -->\n## \u274c ground-gate: failed")
+    junit = ElementTree.parse(folder / "report.junit.xml").getroot()
+    assert junit.get("tests") is not None and junit.get("failures") != "0"
+    assert merge.outputs()["report-junit"] == "ground-gate-report/report.junit.xml"
+    assert_no_secret(merge, run)
 
 
 def test_container__gate_passes_with_exit_0(
