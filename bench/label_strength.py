@@ -55,6 +55,8 @@ def table(report: Mapping[str, Any], labels: Mapping[str, Mapping[str, Any]]) ->
             f"{len(missing)} row(s) of the report are not in the labels, e.g. {missing[0]}"
         )
     for row in report["rows_scored"]:
+        if not row.get("scores"):  # not scored (an interrupted run lists them too)
+            continue
         labelled = labels[row["id"]]
         kind = "" if row["label"] == 1 else strength(labelled.get("hallucinated_spans") or [])
         groups.setdefault(row["group"], []).append((row["label"], kind, row["scores"]))
