@@ -11,7 +11,10 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2] / "ground_gate"
-LEAVES = {"errors": (), "values": (), "text": (), "stats": (), "outcome": (), "progress": ()}
+LEAVES = {
+    "errors": (), "values": (), "text": (), "stats": (), "outcome": (), "progress": (),
+    "numbers": (),
+}  # fmt: skip
 
 # Top to bottom: entry points, wiring, evaluation, judging, data, leaves.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -43,8 +46,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # evaluation
     "runner": ("metrics", "judge", "datasets", "results", "errors"),
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
-    "report": ("gate", "calibration", "results", "judge", "config", "metrics"),
-    "gate": ("dataset_scores", "results", "config"),
+    "report": ("gate", "calibration", "results", "judge", "config", "metrics", "numbers"),
+    "gate": ("dataset_scores", "results", "config", "numbers"),
     "dataset_scores": ("results", "stats"),
     "calibration": ("gate", "config", "stats"),
     "labels": ("datasets", "config", "errors"),
