@@ -58,6 +58,14 @@ def comment_markdown(report: dict[str, Any], baseline: dict[str, Any]) -> str:
     return render_markdown(report, baseline=baseline)
 
 
+def page_html(report: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """The page as `run --baseline` writes it (its rows compared with the baseline's, where
+    the renderer can; the renderer before issue 24 could not)."""
+    if "baseline" in inspect.signature(render_html).parameters:
+        return render_html(report, baseline=baseline)
+    return render_html(report)
+
+
 def github_html(markdown: str) -> str:
     import cmarkgfm
     from cmarkgfm.cmark import Options
@@ -86,7 +94,7 @@ def shoot(out: Path, prefix: str) -> list[Path]:
     work = Path(tempfile.mkdtemp(prefix="reviewer-view-"))
     (work / "comment.md").write_text(markdown, encoding="utf-8")
     (work / "comment.html").write_text(github_html(markdown), encoding="utf-8")
-    (work / "report.html").write_text(render_html(report), encoding="utf-8")
+    (work / "report.html").write_text(page_html(report, baseline), encoding="utf-8")
     out.mkdir(parents=True, exist_ok=True)
     shots = []
     with browser.chromium(width=820, height=900) as driver:

@@ -61,5 +61,5 @@ def relation(value: float, kind: str, limit: float) -> str:
 
 
 def compared(value: float, kind: str, limit: float, *, least: int = LEAST) -> str:
-    """"0.101 > 0.10": the value, the sign that holds, the bound."""
+    """ "0.101 > 0.10": the value, the sign that holds, the bound."""
     return f"{figure(value, (limit,), least)} {relation(value, kind, limit)} {bound(limit)}"

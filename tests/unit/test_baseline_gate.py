@@ -195,7 +195,9 @@ def test_baseline_gate__an_improvement_passes_and_is_named():
         0.04,
         (0.032, 0.049),
     )
-    assert verdict.reason == "0.040 better than the baseline on 100 paired rows: within max_drop 0.00"
+    assert (
+        verdict.reason == "0.040 better than the baseline on 100 paired rows: within max_drop 0.00"
+    )
 
 
 # --- lower is better ---------------------------------------------------------------------------

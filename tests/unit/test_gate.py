@@ -28,9 +28,7 @@ def test_judge_summary__threshold_met_and_missed():
     assert judge_summary(summary(0.85), t, "fail").passed is True
     missed = judge_summary(summary(0.79), t, "fail")
     assert (missed.passed, missed.reason) == (False, "0.79 < min 0.80")
-    assert (
-        judge_summary(summary(0.2), Threshold(max=0.1), "fail").reason == "0.20 > max 0.10"
-    )
+    assert judge_summary(summary(0.2), Threshold(max=0.1), "fail").reason == "0.20 > max 0.10"
 
 
 def test_judge_summary__errors_fail_unless_skipped():
