@@ -36,6 +36,7 @@ from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.plan import Plan, PlanningJudge, make_plan, plan_json, plan_text
 from ground_gate.progress import RowProgress
 from ground_gate.report import calibration as calibration_report
+from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import (
     baseline_scores,
@@ -394,7 +395,11 @@ def finish(
     html_path: Path | None = None,
 ) -> Outcome:
     """Render the report, write the outputs asked for, and say how the run ends. A shard's
-    own verdict covers its rows only: it exits 0 once complete, and the merge gates."""
+    own verdict covers its rows only: it exits 0 once complete, and the merge gates. With a
+    baseline, each row is compared with its own there first (report/baseline_rows.py), so
+    the JSON report carries what the pull request broke for every renderer."""
+    if baseline is not None:
+        report = compare_rows(report, baseline)  # type: ignore[assignment]
     markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
     outputs = [(json_path, report_text(report)), (md_path, markdown)]
     if junit_path is not None:

@@ -70,9 +70,11 @@ def changed(now: float, before: float | None, threshold: ThresholdBounds | None)
 
 
 def _before(entry: ScoreEntry, before: ScoreEntry | None) -> float | None:
+    """The baseline's mean over the paired rows; None when too few rows were paired to
+    compare (the cell then says "not compared")."""
     change = entry.get("baseline")
     if change is not None:
-        return change["before"]
+        return change["before"] if change["direction"] is not None else None
     return None if before is None else before.get("mean")
 
 
@@ -89,7 +91,9 @@ def _drop(entry: ScoreEntry) -> str:
     """'drop 0.055 > 0.02': how much worse than the baseline, against max_drop; '' when it
     got no worse (or was not compared)."""
     change, worse = entry.get("baseline"), _worse(entry)
-    if change is None or change["max_drop"] is None or worse is None or worse <= 0:
+    if change is None or change["max_drop"] is None or change["direction"] is None:
+        return ""
+    if worse is None or worse <= 0:
         return ""
     max_drop = change["max_drop"]
     sign = ">" if worse > max_drop else "\u2264"

@@ -85,11 +85,15 @@ def _interval(ci: Sequence[float] | None) -> str:
 
 def _baseline_text(entry: ScoreEntry, change: BaselineEntry) -> str:
     """'0.908 → 0.853, -0.055 [-0.070, -0.040] at 95%, worse (160 paired row(s))'."""
-    was = ""
-    if change["before"] is not None and entry["mean"] is not None:
-        was = before_now(entry["mean"], change["before"], entry["threshold"], 3) + ", "
-    said = change_text(change)
-    return f"{was}{said} ({change['paired']} paired row(s))".replace(", (", " (")
+    parts = []
+    if (
+        change["direction"] is not None
+        and change["before"] is not None
+        and entry["mean"] is not None
+    ):
+        parts.append(before_now(entry["mean"], change["before"], entry["threshold"], 3))
+    parts.append(change_text(change) or "too few paired rows to compare")
+    return f"{', '.join(parts)} ({change['paired']} paired row(s))"
 
 
 def _scores_table(report: Report) -> list[str]:

@@ -237,6 +237,7 @@ def _row(
     key = row_key(row)
     return [
         f'<tbody class="row" id="{esc(key)}" data-dataset="{esc(row["dataset"])}" '
+        f'data-status="{"fail" if row["failing"] else "pass"}" '
         f'data-values="{esc(json.dumps(now, sort_keys=True))}" '
         f'data-failing="{esc(json.dumps(row["failing"]))}" '
         f'data-standing="{standing(row, compared) or ""}" '

@@ -77,9 +77,9 @@ def carrier_lines(row: Row, scores: Sequence[str], indent: str = "  ") -> list[s
     lines = []
     for score, unit in carriers(row, scores):
         if unit["text"] not in shown:
-            lines.append(
-                f"{indent}- {ident(score)} carried by {_unit_said(unit)}, {probabilities(unit)}"
-            )
+            said = probabilities(unit)
+            said = f", {said}" if said else ""
+            lines.append(f"{indent}- {ident(score)} carried by {_unit_said(unit)}{said}")
     return lines
 
 
@@ -106,11 +106,12 @@ def what_broke(report: Report, page_url: str | None = None) -> list[str]:
     the rest collapsed), then the rows fixed."""
     if not is_compared(report):
         return []
+    changes, mended = broke(report), fixed(report)
+    if not changes and not mended:
+        return ["No row changed verdict since the baseline."]
     thresholds = _thresholds(report)
-    changes = broke(report)
-    out = [f"### What this pull request broke: {len(changes)} row(s) newly fail", ""]
-    if not changes:
-        out = ["### What this pull request broke: no row newly fails", ""]
+    said = f"{len(changes)} row(s) newly fail" if changes else "no row newly fails"
+    out = [f"### What this pull request broke: {said}", ""]
     entries = [_broke_entry(c, thresholds[c.row["dataset"]], page_url) for c in changes]
     for entry in entries[:OPEN_ROWS]:
         out += entry
@@ -120,21 +121,24 @@ def what_broke(report: Report, page_url: str | None = None) -> list[str]:
         for entry in entries[OPEN_ROWS:]:
             out += entry
         out += ["", "</details>"]
-    return [*out, "", *_fixed(report, thresholds, page_url)]
+    if mended:
+        out += ["", _fixed(mended, thresholds, page_url)]
+    return out
 
 
-def _fixed(report: Report, thresholds: Mapping[str, Any], page_url: str | None) -> list[str]:
-    changes = fixed(report)
-    if not changes:
-        return ["Fixed: no row passes what it failed in the baseline."]
+def _fixed(
+    changes: Sequence[RowChange], thresholds: Mapping[str, Any], page_url: str | None
+) -> str:
     listed = []
     for change in changes[:FIXED_SHOWN]:
         limits = thresholds[change.row["dataset"]]
         said = ", ".join(_score_change(s, limits.get(s.score)) for s in change.scores)
         listed.append(f"{row_name(change.row, page_url)} ({said})")
     more = f" and {len(changes) - FIXED_SHOWN} more" if len(changes) > FIXED_SHOWN else ""
-    return [f"Fixed: {len(changes)} row(s) pass what they failed in the baseline: "
-            f"{', '.join(listed)}{more}."]  # fmt: skip
+    return (
+        f"Fixed: {len(changes)} row(s) pass what they failed in the baseline: "
+        f"{', '.join(listed)}{more}."
+    )
 
 
 def _evidence(unit: Mapping[str, Any]) -> str:

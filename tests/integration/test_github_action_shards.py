@@ -192,7 +192,7 @@ def test_merge__comments_once_and_gates_once_with_no_judge_call(
     assert outputs(env)["passed"] == "false"
     assert outputs(env)["summary"] == (
         "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.62 is not \u2265 0.8)"
+        "(support-bot rating: 0.62 < min 0.80)"
     )
     assert result.output.count("::error title=ground-gate%3A support-bot rating::") == 1
 
@@ -527,7 +527,7 @@ def test_workflow_run_merge__compares_with_the_shards_baseline_copy_and_refuses_
     folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
     (entry,) = json.loads((folder / "report.json").read_text())["scores"]
     assert (entry["baseline"]["paired"], entry["baseline"]["delta"]) == (16, 0.0)
-    assert "0.62 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
+    assert "| \u274c 0.62 \u2192 0.62 < 0.80 |" in comment["body"]
 
     forged = tmp_path / "forged"
     env = workflow_run_env(forged, judge, github, folders)

@@ -119,7 +119,7 @@ def test_entrypoint__creates_then_updates_one_comment(
         "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.50 is not \u2265 0.8)",
+        "(support-bot rating: 0.50 < min 0.80)",
         "prompt-version": report["judge"]["prompt_version"],
     }
     assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
@@ -185,4 +185,4 @@ def test_entrypoint__the_baseline_input_reaches_the_gate_and_the_comment(
     assert entry["baseline"]["paired"] == len(ROWS)
     assert (entry["baseline"]["delta"], entry["baseline"]["direction"]) == (0.0, "noise")
     (comment,) = github.comments[17]
-    assert "\u274c 0.50 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
+    assert "| \u274c 0.50 \u2192 0.50 < 0.80 |" in comment["body"]
