@@ -8,35 +8,23 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TextIO, TypeVar
 
 import click
 
 from ground_gate import __version__
-from ground_gate.config.loader import load_config, schema_text
-from ground_gate.datasets import iter_samples
-from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import GroundGateError
-from ground_gate.local.commands import models
-from ground_gate.merge import MergeOptions
-from ground_gate.merge import merge as merge_shards
 from ground_gate.outcome import EXIT_ERROR, install_signal_policy
-from ground_gate.pipeline import (
-    CalibrateOptions,
-    Outcome,
-    PlanOptions,
-    RenderOptions,
-    RunOptions,
-    execute,
-    plan_document,
-    render_saved,
-    report_text,
-)
-from ground_gate.pipeline import calibrate as calibrate_run
+
+if TYPE_CHECKING:  # the commands import the pipeline when they run: --version and --help
+    # answer without the judge's client (openai), jsonschema or the metrics
+    from ground_gate.datasets.shards import Shard
+    from ground_gate.pipeline import Outcome
 
 STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -71,7 +59,22 @@ config_option = click.option(
 )
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """The commands, `models` loaded when it is named (or listed by --help): --version
+    reads nothing but the version."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "models"})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "models" and "models" not in self.commands:
+            from ground_gate.local.commands import models
+
+            self.add_command(models)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ground-gate")
 @click.option(
     "-v",
@@ -98,6 +101,8 @@ def _configure_logging(verbose: int) -> None:
 def _shard_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Shard | None:
     if value is None:
         return None
+    from ground_gate.datasets.shards import parse_shard
+
     try:
         return parse_shard(value)
     except ValueError as exc:
@@ -143,19 +148,56 @@ def _one_stdout(json_out: Path | None, md_out: Path | None) -> None:
         )
 
 
+def _terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _summary(outcome: Outcome, written: Sequence[tuple[str, Path | None]]) -> str:
+    """The run for a person at a terminal (report/terminal.py), sized to it."""
+    from ground_gate.report.terminal import render_terminal
+
+    paths = [(kind, str(path)) for kind, path in written if path is not None and path != STDOUT]
+    width = shutil.get_terminal_size((100, 24)).columns
+    return render_terminal(outcome.report, width=width, exit_code=outcome.exit_code, written=paths)
+
+
 def _print_outcome(
-    outcome: Outcome, json_out: Path | None, md_out: Path | None, quiet: bool
+    outcome: Outcome,
+    json_out: Path | None,
+    md_out: Path | None,
+    quiet: bool,
+    written: Sequence[tuple[str, Path | None]] | None = None,
 ) -> None:
-    """The report asked for on stdout, else the markdown summary (on stderr when stdout
-    carries the JSON report), then the reason a run did not finish."""
+    """The report asked for on stdout, else the summary (on stderr when stdout carries the
+    JSON report): for a person at a terminal the terminal summary, its verdict last (when
+    `written` names the run's reports), else the markdown; then the reason a run did not
+    finish."""
+    from ground_gate.pipeline import report_text
+
     if json_out == STDOUT:
         click.echo(report_text(outcome.report), nl=False)
+    to_err = json_out == STDOUT
+    wanted = md_out != STDOUT and not quiet and written is not None
+    if wanted and written is not None and _terminal(sys.stderr if to_err else sys.stdout):
+        if outcome.report["incomplete"]:  # before the summary: its verdict stays last
+            _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+        click.echo(_summary(outcome, written), nl=False, err=to_err)
+        return
     if md_out == STDOUT or (not quiet and json_out != STDOUT):
         click.echo(outcome.markdown, nl=False)
     elif not quiet:
         click.echo(outcome.markdown, nl=False, err=True)
     if outcome.report["incomplete"]:
         _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+
+
+def _reports(
+    json_out: Path | None, md_out: Path | None, junit: Path | None, html: Path | None
+) -> list[tuple[str, Path | None]]:
+    return [("JSON", json_out), ("markdown", md_out), ("JUnit", junit), ("page", html)]
 
 
 @cli.command()
@@ -202,7 +244,11 @@ def run(
     output_html: Path | None,
     quiet: bool,
 ) -> None:
-    """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
+    """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error).
+    At a terminal the summary is for people (its verdict last); `--output-md -` prints the
+    markdown."""
+    from ground_gate.pipeline import RunOptions, execute
+
     options = RunOptions(
         config_path=config_path,
         datasets=datasets,
@@ -217,7 +263,8 @@ def run(
     )
     _one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, _echo_err)
-    _print_outcome(outcome, output_json, output_md, quiet)
+    written = _reports(output_json, output_md, output_junit, output_html)
+    _print_outcome(outcome, output_json, output_md, quiet, written)
     sys.exit(outcome.exit_code)
 
 
@@ -254,12 +301,16 @@ def merge(
     """Join the JSON reports of `run --shard K/N` (all N of them) into the unsharded run's
     report; exit 0 (passed), 1 (failed) or 2 (a shard missing, repeated or from another
     config, datasets or prompts; a report that is not valid)."""
+    from ground_gate.merge import MergeOptions
+    from ground_gate.merge import merge as merge_shards
+
     _one_stdout(output_json, output_md)
     options = MergeOptions(
         reports, baseline, _to_file(output_json), _to_file(output_md), output_junit, output_html
     )
     outcome = merge_shards(options, _echo_err)
-    _print_outcome(outcome, output_json, output_md, quiet)
+    written = _reports(output_json, output_md, output_junit, output_html)
+    _print_outcome(outcome, output_json, output_md, quiet, written)
     sys.exit(outcome.exit_code)
 
 
@@ -283,14 +334,37 @@ def merge(
 @user_errors
 def report_command(report_path: Path, output_md: Path | None, output_html: Path | None) -> None:
     """Render a saved JSON report (a run's, a merge's or a calibration's) again, with the
-    renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read."""
+    renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read. With
+    neither option it prints the markdown, or at a terminal a run's summary for people."""
+    from ground_gate.pipeline import RenderOptions, render_saved
+
+    people = output_md is None and output_html is None and _terminal(sys.stdout)
     if output_md is None and output_html is None:
         output_md = STDOUT
     options = RenderOptions(report_path, _to_file(output_md), output_html)
     markdown, code = render_saved(options, _echo_err)
     if output_md == STDOUT:
-        click.echo(markdown, nl=False)
+        click.echo((_saved_summary(report_path) if people else None) or markdown, nl=False)
     sys.exit(code)
+
+
+def _saved_summary(path: Path) -> str | None:
+    """A saved run's terminal summary, its verdict's exit code as `run` gave it; None for a
+    calibration's report (it has only its markdown)."""
+    from ground_gate.errors import ConfigError
+    from ground_gate.outcome import exit_code
+    from ground_gate.pipeline import Outcome, read_run_report
+
+    try:
+        report = read_run_report(path)
+    except ConfigError:
+        return None
+    code = exit_code(
+        passed=report["passed"],
+        incomplete=bool(report["incomplete"]),
+        fail_on_threshold="shard" not in report,
+    )
+    return _summary(Outcome(report, "", code), [])
 
 
 @cli.command()
@@ -298,6 +372,9 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
 @user_errors
 def validate(config_path: Path) -> None:
     """Check the config and every dataset row, without calling the judge."""
+    from ground_gate.config.loader import load_config
+    from ground_gate.datasets import iter_samples
+
     config = load_config(config_path, os.environ)
     for dataset in config.datasets:
         count = sum(1 for _ in iter_samples(dataset))
@@ -327,6 +404,8 @@ def plan(
     no_cache: bool,
 ) -> None:
     """Estimate a run's judge calls, tokens and cost, and what the cache holds; calls no judge."""
+    from ground_gate.pipeline import PlanOptions, plan_document
+
     options = PlanOptions(config_path, datasets, limit, no_cache)
     click.echo(plan_document(options, os.environ, output_format), nl=False)
 
@@ -334,6 +413,8 @@ def plan(
 @cli.command()
 def schema() -> None:
     """Print the config's JSON Schema (for editors: yaml-language-server)."""
+    from ground_gate.config.loader import schema_text
+
     click.echo(schema_text())
 
 
@@ -367,6 +448,9 @@ def calibrate(
     output_html: Path | None,
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
+    from ground_gate.pipeline import CalibrateOptions
+    from ground_gate.pipeline import calibrate as calibrate_run
+
     _one_stdout(output_json, output_md)
     options = CalibrateOptions(
         config_path,
@@ -388,9 +472,6 @@ def action() -> None:
     from ground_gate.action import run_action
 
     sys.exit(run_action(os.environ, _echo_err))
-
-
-cli.add_command(models)
 
 
 def main() -> None:
