@@ -12,7 +12,8 @@
    `ground-gate merge`: nothing is evaluated), writing the reports into
    `<working-directory>/ground-gate-report/`.
 5. Publish: job summary, outputs, annotations, then the sticky comment (best effort; a shard
-   never comments: one comment per pull request, the merge job's).
+   never comments: one comment per pull request, the merge job's). The comment mentions no
+   page: the post step (action_post.py) links it once a later step has uploaded it.
 6. Exit: 2 when the run could not finish, else the gate's verdict (see outcome.py), with
    `fail-on-threshold: false` turning a missed threshold into 0. A finished shard exits 0:
    its rows alone are not the gate, the merge is.
@@ -37,6 +38,7 @@ from ground_gate.github.artifact import (
     shards_pr_number,
 )
 from ground_gate.github.client import GitHubClient
+from ground_gate.github.page_link import remember_comment
 from ground_gate.github.publish import (
     ReportPaths,
     mask_secrets,
@@ -91,6 +93,8 @@ def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:
         passed=finished and outcome.report["passed"] is True,  # a shard's: its rows'
         client=client,
     )
+    if published.comment in ("created", "updated"):  # the post step may link the page
+        remember_comment(report_paths(settings).directory, settings)
     return exit_code(
         passed=published.passed,
         incomplete=not finished,

@@ -38,13 +38,6 @@ def github_token() -> str:
     return TOKEN
 
 
-PAGE_NOTE = (
-    "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-    "`report.html` in the `ground-gate-report` artifact of "
-    "[this workflow run](https://github.com/octo-org/octo-repo/actions/runs/9100000001).\n"
-)
-
-
 def rows(count: int = 16) -> list[dict[str, Any]]:
     """The support-bot rows again and again: every third one invented (rated 1 of 5)."""
     out = []
@@ -184,7 +177,7 @@ def test_merge__comments_once_and_gates_once_with_no_judge_call(
     assert (entry["mean"], entry["passed"]) == (0.625, False)
     markdown = (workspace / "ground-gate-report" / "report.md").read_text()
     (comment,) = github.comments[17]
-    assert comment["body"] == f"{MARKER}\n{markdown}{PAGE_NOTE}"
+    assert comment["body"] == f"{MARKER}\n{markdown}"  # no page promised
     assert (workspace / "ground-gate-report" / "report.html").is_file()
     assert markdown.startswith("## \u274c ground-gate: failed\n")
     assert github.routes_called().count("POST create-comment") == 1

@@ -33,13 +33,6 @@ def github_token() -> str:
     return TOKEN
 
 
-PAGE_NOTE = (
-    "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-    "`report.html` in the `ground-gate-report` artifact of "
-    "[this workflow run](https://github.com/octo-org/octo-repo/actions/runs/9100000001).\n"
-)
-
-
 def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) -> dict[str, str]:
     workspace = tmp_path / "workspace"
     (workspace / "data").mkdir(parents=True, exist_ok=True)
@@ -108,7 +101,7 @@ def test_entrypoint__creates_then_updates_one_comment(
     report = json.loads((workspace / "ground-gate-report" / "report.json").read_text())
     assert report["passed"] is False
     (comment,) = github.comments[17]
-    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}{PAGE_NOTE}"
+    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"  # no page promised
     assert "| <details> @octo-org" not in comment["body"]  # escaped by the report, kept so
     assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == report_md
     assert outputs(env) == {

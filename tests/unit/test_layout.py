@@ -20,13 +20,19 @@ LEAVES = {
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    "cli": ("action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome"),
+    # report: the terminal summary (report/terminal.py) of `run`, `merge` and `report`
+    "cli": (
+        "action", "pipeline", "merge", "config", "datasets", "local", "report", "errors",
+        "outcome",
+    ),
     # action re-renders a fork's report.json itself (report): github/ never posts its markdown;
     # its merge mode joins shard reports with `ground-gate merge`'s code (merge)
     "action": (
         "pipeline", "merge", "github", "report", "action_settings", "errors", "outcome",
     ),
     "selfcheck": ("local", "text"),
+    # the post step re-renders the run's own report.json with its page's address
+    "action_post": ("github", "report", "action_settings", "errors"),
     # shard reports read back and joined through the same summaries, gate and reports
     "merge": (
         "pipeline", "dataset_scores", "gate", "report", "datasets", "judge", "config", "errors",
