@@ -16,6 +16,7 @@ What it holds on purpose (issue 24's findings):
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -207,3 +208,42 @@ def scenario() -> tuple[dict[str, Any], dict[str, Any]]:
     baseline, as `run --baseline` does."""
     baseline = _report(pull_request=False, baseline=None)
     return baseline, _report(pull_request=True, baseline=baseline)
+
+
+def every_score(report: dict[str, Any]) -> dict[str, Any]:
+    """The report with every score a config can ask for as a column (faithfulness, summary
+    accuracy's three, rating; no threshold): the page's rows table at its widest."""
+    extra = {
+        "faithfulness": ("faithfulness",),
+        "summary_accuracy": ("agreement", "summary_hallucination", "summary_contradiction"),
+        "rating": ("rating",),
+    }
+    out = copy.deepcopy(report)
+    usage = out["rows"][0]["metrics"]["groundedness"]["usage"]
+    for row in out["rows"]:
+        for metric, scores in extra.items():
+            row["metrics"][metric] = {
+                "status": "ok",
+                "scores": dict.fromkeys(scores, 0.9),
+                "error": None,
+                "units": [],
+                "usage": usage,
+            }
+    for dataset in out["datasets"]:
+        out["scores"] += [
+            {
+                "dataset": dataset["name"],
+                "score": score,
+                "mean": 0.9,
+                "n": dataset["scored"],
+                "n_error": 0,
+                "n_no_claims": 0,
+                "ci95": [0.9, 0.9],
+                "threshold": None,
+                "passed": None,
+                "reason": "no threshold",
+            }
+            for scores in extra.values()
+            for score in scores
+        ]
+    return out
