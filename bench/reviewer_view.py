@@ -104,10 +104,21 @@ def shoot(out: Path, prefix: str) -> list[Path]:
         driver.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
         shots.append(out / f"{prefix}-comment-open.png")
         full_page(driver, shots[-1], 820)
-    for width in (1400, 420):
-        with browser.chromium(width=width, height=1100) as driver:
-            driver.get((work / "report.html").as_uri())
-            shots.append(out / f"{prefix}-page-{width}.png")
+    page = (work / "report.html").as_uri()
+    for width, fragment, name in (
+        (1400, "", "page-1400"),
+        (420, "", "page-420"),
+        (1400, "#news/news-0001", "page-row"),  # a row a comment links to
+        (420, "#news/news-0007", "page-row-420"),
+    ):
+        with browser.chromium(width=max(width, 500), height=1100) as driver:
+            # a window is at least 500 px wide: the device metrics lay the page out at 420
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": width, "height": 1100, "deviceScaleFactor": 1, "mobile": False},
+            )
+            driver.get(page + fragment)
+            shots.append(out / f"{prefix}-{name}.png")
             driver.save_screenshot(str(shots[-1]))
     print(f"markdown and pages in {work}", file=sys.stderr)
     return shots

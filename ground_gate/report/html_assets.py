@@ -5,7 +5,7 @@ The layout reads on any screen: tables scroll inside their own boxes, never the 
 header breaks mid-word; below 600 px each row of the rows' table is a card, its cells
 labelled. The script (with JavaScript off every row shows and the filters stay hidden):
 filters (dataset, score, verdict including "newly failing since the baseline"), a search
-that opens the rows it finds, a sort by any score, the state kept in the address
+that opens the rows it finds (when it finds ten at most), a sort by any score, the state kept in the address
 (`#!status=new&sort=groundedness-asc`) and a row's anchor (`#news/row-7`) opening that row.
 """
 
@@ -93,12 +93,12 @@ if(x===undefined)return 1;if(y===undefined)return -1;
 return up?x-y||a.order-b.order:y-x||a.order-b.order;});}
 function state(){var p=[];Object.keys(f).forEach(function(k){if(f[k].value){
 p.push(k+'='+encodeURIComponent(f[k].value));}});return p.length?'#!'+p.join('&'):'';}
-var order=null;
+var order='',OPEN=10;
 function apply(save){var n=0,q=f.q.value.trim(),list=info;
 if(f.sort.value!==order){order=f.sort.value;list=sorted();
 list.forEach(function(r){table.appendChild(r.tb);});}
-list.forEach(function(r){var ok=shown(r);r.tb.hidden=!ok;
-if(ok){n++;if(q){r.tb.querySelector('details').open=true;}}});
+var found=[];list.forEach(function(r){var ok=shown(r);r.tb.hidden=!ok;if(ok){n++;found.push(r);}});
+if(q&&found.length<=OPEN){found.forEach(function(r){r.tb.querySelector('details').open=true;});}
 out.textContent=n+' of '+info.length+' rows shown';
 if(save&&history.replaceState){history.replaceState(null,'',location.pathname+location.search+state());}}
 function open(key){var r=info.filter(function(x){return x.key===key;})[0]||
