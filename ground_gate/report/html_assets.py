@@ -5,8 +5,9 @@ The layout reads on any screen: tables scroll inside their own boxes, never the 
 header breaks mid-word; below 600 px each row of the rows' table is a card, its cells
 labelled. The script (with JavaScript off every row shows and the filters stay hidden):
 filters (dataset, score, verdict including "newly failing since the baseline"), a search
-that opens the rows it finds (when it finds ten at most), a sort by any score, the state kept in the address
-(`#!status=new&sort=groundedness-asc`) and a row's anchor (`#news/row-7`) opening that row.
+that opens the rows it finds (when it finds ten at most), a sort by any score, the state
+kept in the address (`#!status=new&sort=groundedness-asc`) and a row's anchor
+(`#news/row-7`) opening that row.
 """
 
 STYLE = """
