@@ -12,6 +12,7 @@ from typing import Any
 
 from ground_gate.config.model import METRIC_OF_SCORE, Threshold
 from ground_gate.gate import describe, percent, worse_by
+from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.numbers import bound, decimals, figure, holds, relation
 from ground_gate.report.types import BaselineEntry, ScoreEntry, ThresholdBounds
 
@@ -22,6 +23,8 @@ SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
     for metric in set(METRIC_OF_SCORE.values())
 }
 # A unit's probabilities as the judge gave them (groundedness's verdict method, faithfulness)
+# What a judge's NOTHING FOUND means: it found no passage about the unit, not a misquote
+NOTHING_SAID = "the source says nothing about this"
 PROBABILITIES = (
     ("p_supported", "P(supported)"),
     ("p_contradicted", "P(contradicted)"),
@@ -224,3 +227,8 @@ def probabilities(unit: Mapping[str, Any]) -> str:
     if not said and "rating_1_5" in detail:
         said.append(f"rating {detail['rating_1_5']:.1f}/5")
     return ", ".join(said)
+
+
+def is_nothing_found(quote: str | None) -> bool:
+    """Whether a unit's evidence is the judge's NOTHING FOUND."""
+    return quote is not None and quote.strip().upper().startswith(NOTHING_FOUND)

@@ -18,8 +18,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.metrics.quotes import anchor, closest, locate
+from ground_gate.report.formatting import NOTHING_SAID as SAYS_NOTHING
+from ground_gate.report.formatting import is_nothing_found
 from ground_gate.report.html_page import esc
 from ground_gate.report.selection import BAD_VERDICTS
 
@@ -28,7 +29,7 @@ from ground_gate.report.selection import BAD_VERDICTS
 # accuracy's units are questions; rating's is the whole response.)
 CLAIM_METRICS = ("groundedness", "faithfulness")
 GOOD_VERDICTS = frozenset({"supported", "agree"})
-NOTHING_SAID = "the source says nothing about this (the judge found no passage)"
+NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
 NOT_QUOTED = "the judge's quote is not in the source as quoted"
 # a highlight's kind, the stronger first where passages overlap
 KINDS = ("ev", "near", "ev-good")
@@ -118,10 +119,6 @@ class SourceMarks:
         if "near" in kinds:
             said.append("passages closest to failing claims by word overlap, not the judge's")
         return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
-
-
-def is_nothing_found(quote: str | None) -> bool:
-    return bool(quote) and quote.strip().upper().startswith(NOTHING_FOUND)  # type: ignore[union-attr]
 
 
 def _quoted(unit: Mapping[str, Any], source: str, label: str) -> Span | None:

@@ -15,11 +15,16 @@ from ground_gate.config.model import SCORE_NAMES
 from ground_gate.report.anchors import row_key
 from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import fixed, row_scores, standing
-from ground_gate.report.formatting import FAIL, changed, row_thresholds, row_values
+from ground_gate.report.formatting import (
+    FAIL,
+    changed,
+    is_nothing_found,
+    row_thresholds,
+    row_values,
+)
 from ground_gate.report.html_evidence import (
     NOTHING_SAID,
     SourceMarks,
-    is_nothing_found,
     marked,
     response_spans,
     source_marks,

@@ -17,8 +17,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from ground_gate.config.model import METRIC_OF_SCORE
-from ground_gate.metrics.groundedness import NOTHING_FOUND
-from ground_gate.report.formatting import failure_text, missed_text, probabilities, value_text
+from ground_gate.report.formatting import (
+    NOTHING_SAID,
+    failure_text,
+    is_nothing_found,
+    missed_text,
+    probabilities,
+    value_text,
+)
 from ground_gate.report.selection import shown_units
 from ground_gate.report.types import ScoreEntry
 
@@ -72,8 +78,8 @@ def _worst_unit(row: Mapping[str, Any]) -> str | None:
     if probabilities(unit):
         said += f" ({probabilities(unit)})"
     quote = unit.get("evidence")
-    if quote and quote.strip().upper() == NOTHING_FOUND:
-        said += "; the source says nothing about it"
+    if is_nothing_found(quote):
+        said += f"; {NOTHING_SAID}"
     elif quote:
         said += f'; evidence: "{quote}"'
     return said

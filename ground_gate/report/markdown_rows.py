@@ -11,15 +11,16 @@ from typing import Any
 from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
-from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, standing
 from ground_gate.report.escape import cell, ident
 from ground_gate.report.formatting import (
     ARROW,
+    NOTHING_SAID,
     before_now,
     changed,
+    is_nothing_found,
     missed_text,
     probabilities,
     row_thresholds,
@@ -33,7 +34,6 @@ Row = Mapping[str, Any]
 OPEN_ROWS = 5  # rows of "what broke" shown before the rest is collapsed
 FIXED_SHOWN = 20
 ROWS_SHOWN = 50
-NOTHING_SAID = "the source says nothing about this"
 
 
 def row_name(row: Row, page_url: str | None) -> str:
@@ -145,7 +145,7 @@ def _evidence(unit: Mapping[str, Any]) -> str:
     quote = unit.get("evidence")
     if not quote:
         return ""
-    if quote.strip().upper() == NOTHING_FOUND:
+    if is_nothing_found(quote):
         return NOTHING_SAID
     return cell(quote)
 

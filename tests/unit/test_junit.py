@@ -18,10 +18,10 @@ def test_render_junit__the_whole_document() -> None:
         '      <failure type="threshold" message="groundedness 0.20 &lt; 0.80; '
         "summary_hallucination could not be scored: summary_accuracy.questions: invalid JSON; "
         "worst unit (groundedness, unsupported): &quot;We ship to | Mars &lt;script&gt;&quot;; "
-        'the source says nothing about it">groundedness 0.20 &lt; 0.80\n'
+        'the source says nothing about this">groundedness 0.20 &lt; 0.80\n'
         "summary_hallucination could not be scored: summary_accuracy.questions: invalid JSON\n"
         'worst unit (groundedness, unsupported): "We ship to | Mars &lt;script&gt;"; '
-        "the source says nothing about it</failure>\n"
+        "the source says nothing about this</failure>\n"
         "    </testcase>\n"
         '    <testcase classname="support" name="threshold groundedness" time="0">\n'
         '      <failure type="threshold" message="level: 0.57 &lt; min 0.80">'
