@@ -8,30 +8,31 @@ from __future__ import annotations
 
 import logging
 import os
-import shutil
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from ground_gate import __version__
+from ground_gate.console import (
+    STDOUT,
+    echo_err,
+    is_terminal,
+    print_outcome,
+    saved_summary,
+    written_reports,
+)
 from ground_gate.errors import GroundGateError
 from ground_gate.outcome import EXIT_ERROR, install_signal_policy
 
 if TYPE_CHECKING:  # the commands import the pipeline when they run: --version and --help
     # answer without the judge's client (openai), jsonschema or the metrics
     from ground_gate.datasets.shards import Shard
-    from ground_gate.pipeline import Outcome
 
-STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _echo_err(message: str) -> None:
-    click.echo(message, err=True)
 
 
 def user_errors(func: F) -> F:
@@ -42,7 +43,7 @@ def user_errors(func: F) -> F:
         try:
             return func(*args, **kwargs)
         except GroundGateError as exc:
-            _echo_err(f"ground-gate: error: {exc}")
+            echo_err(f"ground-gate: error: {exc}")
             sys.exit(EXIT_ERROR)
 
     return wrapper  # type: ignore[return-value]
@@ -148,58 +149,6 @@ def _one_stdout(json_out: Path | None, md_out: Path | None) -> None:
         )
 
 
-def _terminal(stream: TextIO) -> bool:
-    try:
-        return stream.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def _summary(outcome: Outcome, written: Sequence[tuple[str, Path | None]]) -> str:
-    """The run for a person at a terminal (report/terminal.py), sized to it."""
-    from ground_gate.report.terminal import render_terminal
-
-    paths = [(kind, str(path)) for kind, path in written if path is not None and path != STDOUT]
-    width = shutil.get_terminal_size((100, 24)).columns
-    return render_terminal(outcome.report, width=width, exit_code=outcome.exit_code, written=paths)
-
-
-def _print_outcome(
-    outcome: Outcome,
-    json_out: Path | None,
-    md_out: Path | None,
-    quiet: bool,
-    written: Sequence[tuple[str, Path | None]] | None = None,
-) -> None:
-    """The report asked for on stdout, else the summary (on stderr when stdout carries the
-    JSON report): for a person at a terminal the terminal summary, its verdict last (when
-    `written` names the run's reports), else the markdown; then the reason a run did not
-    finish."""
-    from ground_gate.pipeline import report_text
-
-    if json_out == STDOUT:
-        click.echo(report_text(outcome.report), nl=False)
-    to_err = json_out == STDOUT
-    wanted = md_out != STDOUT and not quiet and written is not None
-    if wanted and written is not None and _terminal(sys.stderr if to_err else sys.stdout):
-        if outcome.report["incomplete"]:  # before the summary: its verdict stays last
-            _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
-        click.echo(_summary(outcome, written), nl=False, err=to_err)
-        return
-    if md_out == STDOUT or (not quiet and json_out != STDOUT):
-        click.echo(outcome.markdown, nl=False)
-    elif not quiet:
-        click.echo(outcome.markdown, nl=False, err=True)
-    if outcome.report["incomplete"]:
-        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
-
-
-def _reports(
-    json_out: Path | None, md_out: Path | None, junit: Path | None, html: Path | None
-) -> list[tuple[str, Path | None]]:
-    return [("JSON", json_out), ("markdown", md_out), ("JUnit", junit), ("page", html)]
-
-
 @cli.command()
 @config_option
 @click.option(
@@ -262,9 +211,9 @@ def run(
         output_html=output_html,
     )
     _one_stdout(output_json, output_md)
-    outcome = execute(options, os.environ, _echo_err)
-    written = _reports(output_json, output_md, output_junit, output_html)
-    _print_outcome(outcome, output_json, output_md, quiet, written)
+    outcome = execute(options, os.environ, echo_err)
+    written = written_reports(output_json, output_md, output_junit, output_html)
+    print_outcome(outcome, output_json, output_md, quiet, written)
     sys.exit(outcome.exit_code)
 
 
@@ -308,9 +257,9 @@ def merge(
     options = MergeOptions(
         reports, baseline, _to_file(output_json), _to_file(output_md), output_junit, output_html
     )
-    outcome = merge_shards(options, _echo_err)
-    written = _reports(output_json, output_md, output_junit, output_html)
-    _print_outcome(outcome, output_json, output_md, quiet, written)
+    outcome = merge_shards(options, echo_err)
+    written = written_reports(output_json, output_md, output_junit, output_html)
+    print_outcome(outcome, output_json, output_md, quiet, written)
     sys.exit(outcome.exit_code)
 
 
@@ -338,33 +287,14 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
     neither option it prints the markdown, or at a terminal a run's summary for people."""
     from ground_gate.pipeline import RenderOptions, render_saved
 
-    people = output_md is None and output_html is None and _terminal(sys.stdout)
+    people = output_md is None and output_html is None and is_terminal(sys.stdout)
     if output_md is None and output_html is None:
         output_md = STDOUT
     options = RenderOptions(report_path, _to_file(output_md), output_html)
-    markdown, code = render_saved(options, _echo_err)
+    markdown, code = render_saved(options, echo_err)
     if output_md == STDOUT:
-        click.echo((_saved_summary(report_path) if people else None) or markdown, nl=False)
+        click.echo((saved_summary(report_path) if people else None) or markdown, nl=False)
     sys.exit(code)
-
-
-def _saved_summary(path: Path) -> str | None:
-    """A saved run's terminal summary, its verdict's exit code as `run` gave it; None for a
-    calibration's report (it has only its markdown)."""
-    from ground_gate.errors import ConfigError
-    from ground_gate.outcome import exit_code
-    from ground_gate.pipeline import Outcome, read_run_report
-
-    try:
-        report = read_run_report(path)
-    except ConfigError:
-        return None
-    code = exit_code(
-        passed=report["passed"],
-        incomplete=bool(report["incomplete"]),
-        fail_on_threshold="shard" not in report,
-    )
-    return _summary(Outcome(report, "", code), [])
 
 
 @cli.command()
@@ -461,8 +391,8 @@ def calibrate(
         _to_file(output_md),
         output_html,
     )
-    outcome = calibrate_run(options, os.environ, _echo_err)
-    _print_outcome(outcome, output_json, output_md, quiet=False)
+    outcome = calibrate_run(options, os.environ, echo_err)
+    print_outcome(outcome, output_json, output_md, quiet=False)
     sys.exit(outcome.exit_code)
 
 
@@ -471,7 +401,7 @@ def action() -> None:
     """GitHub Action mode (the container's entry point): evaluate, then publish to GitHub."""
     from ground_gate.action import run_action
 
-    sys.exit(run_action(os.environ, _echo_err))
+    sys.exit(run_action(os.environ, echo_err))
 
 
 def main() -> None:

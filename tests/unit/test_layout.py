@@ -20,11 +20,12 @@ LEAVES = {
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    # report: the terminal summary (report/terminal.py) of `run`, `merge` and `report`
     "cli": (
-        "action", "pipeline", "merge", "config", "datasets", "local", "report", "errors",
+        "action", "pipeline", "merge", "config", "datasets", "local", "console", "errors",
         "outcome",
     ),
+    # what the commands print: the report, the terminal summary (report/terminal.py)
+    "console": ("pipeline", "report", "errors", "outcome"),
     # action re-renders a fork's report.json itself (report): github/ never posts its markdown;
     # its merge mode joins shard reports with `ground-gate merge`'s code (merge)
     "action": (
