@@ -1,4 +1,4 @@
-"""The command line: parses arguments, calls the pipeline, exits with outcome.py's code.
+"""The command line: parses arguments, calls the pipeline, exits with exit_codes.py's code.
 
 User errors print one line, no traceback. `--output-json -` / `--output-md -` write that
 report to stdout; the markdown summary then goes to stderr, so stdout holds one document.
@@ -17,26 +17,20 @@ from typing import Any, TypeVar
 import click
 
 from ground_gate import __version__
+from ground_gate.commands.calibrate import CalibrateOptions
+from ground_gate.commands.calibrate import calibrate as calibrate_run
+from ground_gate.commands.merge import MergeOptions
+from ground_gate.commands.merge import merge as merge_shards
+from ground_gate.commands.plan import PlanOptions, plan_document
+from ground_gate.commands.rerender import RenderOptions, render_saved
+from ground_gate.commands.run import RunOptions, execute
 from ground_gate.config.loader import load_config, schema_text
 from ground_gate.datasets import iter_samples
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import GroundGateError
+from ground_gate.exit_codes import EXIT_ERROR, install_signal_policy
 from ground_gate.local.commands import models
-from ground_gate.merge import MergeOptions
-from ground_gate.merge import merge as merge_shards
-from ground_gate.outcome import EXIT_ERROR, install_signal_policy
-from ground_gate.pipeline import (
-    CalibrateOptions,
-    Outcome,
-    PlanOptions,
-    RenderOptions,
-    RunOptions,
-    execute,
-    plan_document,
-    render_saved,
-    report_text,
-)
-from ground_gate.pipeline import calibrate as calibrate_run
+from ground_gate.report_files import Outcome, ReportFiles, report_text
 
 STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -208,12 +202,9 @@ def run(
         datasets=datasets,
         limit=limit,
         no_cache=no_cache,
-        output_json=_to_file(output_json),
-        output_md=_to_file(output_md),
+        files=ReportFiles(_to_file(output_json), _to_file(output_md), output_junit, output_html),
         baseline=baseline,
         shard=shard,
-        output_junit=output_junit,
-        output_html=output_html,
     )
     _one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, _echo_err)
@@ -255,9 +246,8 @@ def merge(
     report; exit 0 (passed), 1 (failed) or 2 (a shard missing, repeated or from another
     config, datasets or prompts; a report that is not valid)."""
     _one_stdout(output_json, output_md)
-    options = MergeOptions(
-        reports, baseline, _to_file(output_json), _to_file(output_md), output_junit, output_html
-    )
+    files = ReportFiles(_to_file(output_json), _to_file(output_md), output_junit, output_html)
+    options = MergeOptions(reports, baseline, files)
     outcome = merge_shards(options, _echo_err)
     _print_outcome(outcome, output_json, output_md, quiet)
     sys.exit(outcome.exit_code)
@@ -368,15 +358,8 @@ def calibrate(
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
     _one_stdout(output_json, output_md)
-    options = CalibrateOptions(
-        config_path,
-        labels,
-        limit,
-        no_cache,
-        _to_file(output_json),
-        _to_file(output_md),
-        output_html,
-    )
+    files = ReportFiles(json=_to_file(output_json), markdown=_to_file(output_md), html=output_html)
+    options = CalibrateOptions(config_path, labels, limit, no_cache, files)
     outcome = calibrate_run(options, os.environ, _echo_err)
     _print_outcome(outcome, output_json, output_md, quiet=False)
     sys.exit(outcome.exit_code)

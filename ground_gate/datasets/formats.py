@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ground_gate.config.model import Limits
-from ground_gate.errors import DatasetError
-from ground_gate.values import describe_json_value
+from ground_gate.errors import DatasetError, describe_json_value
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 

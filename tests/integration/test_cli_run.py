@@ -463,8 +463,7 @@ def test_run__a_baseline_holding_nan_exits_2_before_any_call(tmp_path):
     assert "NaN" in text and first.exit_code == 0
     assert result.exit_code == 2, result.output
     assert (
-        f"ground-gate: error: baseline {baseline}: not a readable JSON report (NaN is not a "
-        "JSON number)"
+        f"ground-gate: error: baseline {baseline}: not JSON (NaN is not a JSON number)"
     ) in result.output
 
 

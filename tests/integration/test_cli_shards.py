@@ -264,6 +264,34 @@ def test_merge__refuses_a_missing_or_repeated_shard(project, tmp_path: Path) -> 
     )
 
 
+def test_merge__shards_with_their_own_cache_folders_give_the_unsharded_report(
+    project, tmp_path: Path
+) -> None:
+    """A matrix that gives each shard its own judge cache (`$CI_NODE_INDEX` in the path) runs
+    configs that differ only where nothing is scored: they merge into the unsharded run."""
+    config, _ = project
+    whole = tmp_path / "whole.json"
+    assert cli("run", "-c", config, "--output-json", whole, "--quiet").exit_code == 1
+    shards = []
+    for k in range(1, 4):
+        own = config.with_name(f"gate-{k}.yml")
+        own.write_text(config.read_text().replace("cache_dir: null", f"cache_dir: cache/shard-{k}"))
+        path = tmp_path / f"cached-{k}.json"
+        result = cli("run", "-c", own, "--shard", f"{k}/3", "--output-json", path, "--quiet")
+        assert result.exit_code == 0, result.output
+        shards.append(path)
+    assert len({load(p)["config"]["resolved_digest"] for p in shards}) == 3
+
+    merged = cli("merge", *shards, "--output-json", tmp_path / "merged.json", "--quiet")
+
+    assert merged.exit_code == 1, merged.output
+    expected, got = load(whole), load(tmp_path / "merged.json")
+    for key in ("status", "passed", "incomplete", "datasets", "scores"):
+        assert got[key] == expected[key], key
+    assert got["config"]["scoring_digest"] == expected["config"]["scoring_digest"]
+    assert without_run_details(got["rows"]) == without_run_details(expected["rows"])
+
+
 def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     project, tmp_path: Path
 ) -> None:
@@ -278,8 +306,8 @@ def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     result = cli("merge", one, two, three_again)
     assert result.exit_code == 2
     assert result.output.startswith(
-        f"ground-gate: error: {three_again} (shard 3/3): the config (resolved digest) is not "
-        f"{one} (shard 1/3)'s (sha256:"
+        f"ground-gate: error: {three_again} (shard 3/3): the config (what can change a score) "
+        f"is not {one} (shard 1/3)'s (sha256:"
     )
 
     # other data: a row edited before shard 3 ran, the config as it was

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ground_gate.github import artifact
+from ground_gate import action
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
@@ -301,7 +301,7 @@ def test_merge__a_shard_of_another_config_is_refused_naming_its_file(
     workspace = Path(env["GITHUB_WORKSPACE"])
     download([*shard_folders[:3], other[3]], workspace)
     report = json.loads((other[3] / "report.json").read_text())
-    report["config"]["resolved_digest"] = "sha256:" + "0" * 64
+    report["config"]["scoring_digest"] = "sha256:" + "0" * 64
     (workspace / "ground-gate-shards/ground-gate-shard-4/report.json").write_text(
         json.dumps(report)
     )
@@ -311,7 +311,7 @@ def test_merge__a_shard_of_another_config_is_refused_naming_its_file(
     assert result.exit_code == 2, result.output
     assert (
         "::error title=ground-gate::ground-gate-shards/ground-gate-shard-4/report.json "
-        "(shard 4/4): the config (resolved digest) is not "
+        "(shard 4/4): the config (what can change a score) is not "
         "ground-gate-shards/ground-gate-shard-1/report.json (shard 1/4)'s"
     ) in result.output
     assert github.requests == []
@@ -468,15 +468,15 @@ def test_workflow_run_merge__an_oversized_shard_is_refused_unread(
     path = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-shards/ground-gate-shard-4/report.json"
     others = max(p.stat().st_size for p in path.parents[1].glob("*/report.json"))
     path.write_text(path.read_text() + " " * (others + 1 - path.stat().st_size))  # still JSON
-    monkeypatch.setattr(artifact, "MAX_REPORT_BYTES", others)
+    monkeypatch.setattr(action, "ARTIFACT_MAX_BYTES", others)
 
     result = invoke(env, monkeypatch)
 
     assert result.exit_code == 2, result.output
     assert github.requests == []
     assert (
-        "not publishing the pull request run's report: "
-        "ground-gate-shards/ground-gate-shard-4/report.json: larger than"
+        "not publishing the pull request run's report: the shard reports cannot be merged "
+        "(ground-gate-shards/ground-gate-shard-4/report.json: larger than"
     ) in result.output
 
 

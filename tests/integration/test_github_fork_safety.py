@@ -55,14 +55,17 @@ def usage() -> dict[str, Any]:
 def forged_row(i: int) -> dict[str, Any]:
     unit = {"text": EVIL, "score": 0, "verdict": EVIL, "evidence": EVIL, "detail": {"x": EVIL}}
     units = [{**unit, "verdict": "unsupported"}, unit]
-    ok = {"status": "ok", "scores": {EVIL: 0.05}, "error": None, "units": units}
+    ok = {"status": "ok", "scores": {"groundedness": 0.05}, "error": None, "units": units}
     errored = {"status": "error", "scores": {}, "error": EVIL, "units": []}
     return {
         "dataset": EVIL,
         "id": f"{EVIL}-{i}",
         "seconds": 1.0,
-        "failing": [EVIL, "groundedness"],
-        "metrics": {"groundedness": {**ok, "usage": usage()}, EVIL: {**errored, "usage": usage()}},
+        "failing": ["rating", "groundedness"],
+        "metrics": {
+            "groundedness": {**ok, "usage": usage()},
+            "rating": {**errored, "usage": usage()},
+        },
     }
 
 
@@ -92,9 +95,9 @@ def forged_report() -> dict[str, Any]:
         "incomplete": None,
         "on_error": "fail",
         "datasets": [{"name": EVIL, "rows": 3, "scored": 3}],
-        "scores": [score, {**score, "score": EVIL, "passed": False}],
+        "scores": [score, {**score, "score": "rating", "passed": False}],
         "rows": rows,
-        "usage": {"by_metric": {EVIL: usage(), "groundedness": usage()}, "total": usage()},
+        "usage": {"by_metric": {"rating": usage(), "groundedness": usage()}, "total": usage()},
         "seconds": 3.0,
     }
 
@@ -236,6 +239,12 @@ def test_hostile_fork__a_forged_failure_still_exits_0_once_published(
         (lambda r: r.update(markdown=FORGED_MD), "$: Additional properties are not allowed"),
         (lambda r: r["scores"][0].update(mean="0.99"), "$.scores[0].mean: '0.99' is not of"),
         (lambda r: r.pop("rows"), "$: 'rows' is a required property"),
+        # names are a closed set: a score or metric no ground-gate writes is no report
+        (lambda r: r["scores"][0].update(score=EVIL), "$.scores[0].score: 'cc @octo-org"),
+        (
+            lambda r: r["usage"]["by_metric"].update({EVIL: usage()}),
+            "$.usage.by_metric: 'cc @octo-org",
+        ),
     ],
 )
 def test_hostile_fork__an_invalid_report_is_refused_nothing_posted_exit_2(
@@ -255,7 +264,7 @@ def test_hostile_fork__an_invalid_report_is_refused_nothing_posted_exit_2(
     assert github.requests == []  # refused before asking GitHub anything
     warning = next(line for line in result.output.splitlines() if line.startswith("::warning"))
     assert warning.startswith(
-        "::warning title=ground-gate::not publishing the pull request run's report: report.json "
+        "::warning title=ground-gate::not publishing the pull request run's report: report.json: "
         f"does not match the published report schema ({problem}"
     )
     assert warning.endswith("; nothing was posted")

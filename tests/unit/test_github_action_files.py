@@ -15,7 +15,7 @@ from typing import Any
 import yaml
 
 from ground_gate.action_settings import Settings
-from ground_gate.github.publish import publish
+from ground_gate.github.publish import publish, report_paths
 
 ROOT = Path(__file__).parents[2]
 ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
@@ -105,12 +105,14 @@ def test_action_yml__outputs_are_the_ones_publish_writes(tmp_path: Path) -> None
     output = tmp_path / "output"
     env = runner_env(tmp_path, {"comment": "never"})
     env["GITHUB_OUTPUT"] = str(output)
+    settings = Settings.from_env(env)
     publish(
-        Settings.from_env(env),
+        settings,
         markdown="| a |\n",
-        report={"passed": True, "scores": []},
+        report={"passed": True, "incomplete": None, "scores": [], "judge": {}},
         passed=True,
         client=None,
+        paths=report_paths(settings),
         out=io.StringIO(),
     )
     written = re.findall(r"^([\w-]+)<<ghadelimiter_", output.read_text(), re.M)
