@@ -48,6 +48,26 @@ class ReportFiles:
     junit: Path | None = None
     html: Path | None = None
 
+    def named(self) -> list[tuple[str, Path]]:
+        """(what it is, path) of each file asked for."""
+        names = ("the JSON report", "the markdown report", "the JUnit XML", "the HTML page")
+        paths = (self.json, self.markdown, self.junit, self.html)
+        return [(name, path) for name, path in zip(names, paths, strict=True) if path is not None]
+
+    def check_apart(self, inputs: Sequence[tuple[str, Path]]) -> None:
+        """ConfigError, before anything is run, when two report files are one file or a report
+        file is one of the command's inputs ((what it is, path) pairs): one would silently
+        overwrite the other."""
+        seen: list[tuple[str, Path]] = []
+        for name, path in self.named():
+            for other, earlier in [*seen, *inputs]:
+                if _same_file(path, earlier):
+                    raise ConfigError(
+                        f"{name} and {other} are both {path}: give each report file a path of "
+                        "its own, apart from the files the command reads"
+                    )
+            seen.append((name, path))
+
 
 @dataclass(frozen=True)
 class Outcome:
@@ -175,6 +195,15 @@ def _read_text(path: Path, name: str, error: type[GroundGateError], max_bytes: i
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{name}: not UTF-8 (byte {exc.start})") from None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL in a path
+        return str(a) == str(b)
 
 
 def _no_constant(name: str) -> Any:

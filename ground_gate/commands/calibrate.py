@@ -79,6 +79,7 @@ def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]
 def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
     """Run the configured metrics over labelled rows and measure agreement with the labels."""
     config = load_config(options.config_path, env)
+    options.files.check_apart([("the config", options.config_path), ("the labels", options.labels)])
     labelled = read_labelled(options.labels, options.limit)
     groups = list(dict.fromkeys(item.group for item in labelled))
     work = [

@@ -60,6 +60,12 @@ def read_merged(options: MergeOptions) -> Merged:
     """The joined record of `options.reports` and the baseline it is compared with; nothing
     is written. Without `options.baseline`, shards compared with a baseline are joined with
     the copy one of them left beside its report (BASELINE_COPY), checked by its digest."""
+    options.files.check_apart(
+        [
+            *[("a shard report", path) for path in options.reports],
+            *([("the baseline", options.baseline)] if options.baseline else []),
+        ]
+    )
     reports = [(path, _read(path, options.max_report_bytes)) for path in options.reports]
     baseline_path = options.baseline
     if baseline_path is None and options.baseline_copies:

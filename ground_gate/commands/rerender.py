@@ -13,7 +13,7 @@ from ground_gate.report import calibration as calibration_report
 from ground_gate.report.html import render_html
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.schema import schema_mismatch
-from ground_gate.report_files import WORST_ROWS, Echo, read_json, write_files
+from ground_gate.report_files import WORST_ROWS, Echo, ReportFiles, read_json, write_files
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,8 @@ def _is_calibration(document: Any) -> bool:
 def render_saved(options: RenderOptions, echo: Echo) -> tuple[str, int]:
     """The markdown of a saved report, with the files asked for written; and the exit code
     (2 when a file could not be written)."""
+    files = ReportFiles(markdown=options.output_md, html=options.output_html)
+    files.check_apart([("the report read", options.report)])
     document = read_json(options.report, name=f"report {options.report}")
     if _is_calibration(document):
         try:

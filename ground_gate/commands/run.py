@@ -183,6 +183,13 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
     """The config, rows, metrics and baseline of a run; every file is read and checked here,
     before any judge call."""
     config = load_config(options.config_path, env)
+    options.files.check_apart(
+        [
+            ("the config", options.config_path),
+            *[(f"dataset {d.name}'s file", d.path) for d in config.datasets],
+            *([("the baseline", options.baseline)] if options.baseline else []),
+        ]
+    )
     if options.judge_overrides:
         config = replace(config, judge=replace(config.judge, **options.judge_overrides))
     work = select_work(config, options.datasets, options.limit)

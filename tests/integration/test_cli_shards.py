@@ -429,3 +429,18 @@ def test_run__a_row_added_moves_no_other_row_to_another_shard(project, tmp_path:
     assert {k: v for k, v in after.items() if k != ("summaries", 0)} == shifted
     assert ("summaries", 0) in after
     assert len(set(before.values())) == 3
+
+
+def test_merge__a_report_file_on_a_shard_report_is_refused_and_the_shard_kept(
+    project, tmp_path: Path
+) -> None:
+    config, _ = project
+    shards = run_shards(config, tmp_path)
+    before = shards[0].read_bytes()
+    result = cli("merge", *shards, "--output-json", shards[0])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"ground-gate: error: the JSON report and a shard report are both {shards[0]}: give "
+        "each report file a path of its own, apart from the files the command reads\n"
+    )
+    assert shards[0].read_bytes() == before

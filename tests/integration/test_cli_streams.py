@@ -85,3 +85,42 @@ def test_python_m_ground_gate__version():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"ground-gate, version {__version__}\n"
+
+
+def _collides(tmp_path, *extra: str) -> tuple[int, str, int]:
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        before = config.read_bytes()
+        result = CliRunner().invoke(cli, ["run", "-c", str(config), *extra], env=ENV)
+        calls = server.request_count
+    assert config.read_bytes() == before
+    return result.exit_code, result.stderr, calls
+
+
+def test_run__two_report_files_on_one_path_are_refused_before_any_call(tmp_path):
+    report = tmp_path / "a"
+    code, stderr, calls = _collides(
+        tmp_path, "--output-json", str(report), "--output-md", str(report)
+    )
+    assert (code, calls) == (2, 0)
+    assert stderr == (
+        f"ground-gate: error: the markdown report and the JSON report are both {report}: give "
+        "each report file a path of its own, apart from the files the command reads\n"
+    )
+    assert not report.exists()
+    code, _, calls = _collides(
+        tmp_path, "--output-json", str(report), "--output-html", str(tmp_path / "." / "a")
+    )
+    assert (code, calls) == (2, 0)
+
+
+def test_run__a_report_file_on_an_input_is_refused_and_the_input_kept(tmp_path):
+    for option, target in (
+        ("--output-md", "gate.yml"),
+        ("--output-junit", "rows.jsonl"),
+        ("--output-html", "gate.yml"),
+    ):
+        path = tmp_path / target
+        code, stderr, calls = _collides(tmp_path, option, str(path))
+        assert (code, calls) == (2, 0), option
+        assert f"are both {path}: give each report file a path of its own" in stderr

@@ -542,27 +542,50 @@ def test_workflow_run_merge__compares_with_the_shards_baseline_copy_and_refuses_
     assert len(github.comments[FORK_PR]) == 1  # only the first run's comment
 
 
-@pytest.mark.parametrize(
-    "where", ["ground-gate-report/report.json", "ground-gate-report/baseline.json"]
-)
-def test_shard__a_baseline_in_the_report_folder_is_copied_before_the_reports_are_written(
+def _shard_with_baseline_at(
     tmp_path: Path,
     judge: FakeOpenAI,
     github: FakeGitHub,
     monkeypatch: pytest.MonkeyPatch,
     where: str,
-) -> None:
+) -> tuple[Any, Path, bytes, int]:
+    """main's report given as a shard job's baseline at `where`: the shard job's result, its
+    report folder, main's report's bytes and the judge requests made before the shard ran."""
     main = job_env(tmp_path, "main", judge, github, comment="never")
     assert invoke(main, monkeypatch).exit_code == 1
+    calls = judge.request_count
     before = (Path(main["GITHUB_WORKSPACE"]) / "ground-gate-report" / "report.json").read_bytes()
     env = job_env(tmp_path, "shard", judge, github, shard="1/4", baseline=where)
     folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
     folder.mkdir()
     (Path(env["GITHUB_WORKSPACE"]) / where).write_bytes(before)
+    return invoke(env, monkeypatch), folder, before, calls
 
-    result = invoke(env, monkeypatch)
+
+def test_shard__a_baseline_left_as_the_copy_is_read_before_the_copy_is_written(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = "ground-gate-report/baseline.json"
+    result, folder, before, _ = _shard_with_baseline_at(tmp_path, judge, github, monkeypatch, where)
 
     assert result.exit_code == 0, result.output
     assert (folder / "baseline.json").read_bytes() == before
     shard = json.loads((folder / "report.json").read_text())
     assert shard["shard"]["baseline_digest"] == "sha256:" + hashlib.sha256(before).hexdigest()
+
+
+def test_shard__a_baseline_where_the_run_writes_its_report_is_refused_and_kept(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = "ground-gate-report/report.json"
+    result, folder, before, calls = _shard_with_baseline_at(
+        tmp_path, judge, github, monkeypatch, where
+    )
+
+    assert result.exit_code == 2, result.output
+    assert (
+        "the JSON report and the baseline are both ground-gate-report/report.json: give each "
+        "report file a path of its own"
+    ) in result.output.replace(str(folder.parent) + "/", "")
+    assert (folder / "report.json").read_bytes() == before  # main's report, not overwritten
+    assert judge.request_count == calls  # refused before any judge call
