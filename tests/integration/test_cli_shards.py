@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ground_gate.report.selection import shown_rows
-from tests.integration.fake_openai import FakeOpenAI
+from tests.integration.fake_openai import FakeOpenAI, judge_yaml
 from tests.integration.test_cli_run import grade
 
 ENV = {"FAKE_KEY": "sk-secret-value"}
@@ -54,16 +54,9 @@ def write_project(root: Path, url: str, *, threshold: float = 0.7) -> Path:
         (root / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config = root / "gate.yml"
     config.write_text(
-        f"""version: 1
-judge:
-  provider: openai
-  model: fake-model
-  base_url: {url}
-  api_key_env: FAKE_KEY
-  max_retries: 0
-  max_concurrency: 4
-  cache_dir: null
-datasets:
+        "version: 1\n"
+        + judge_yaml(url, max_retries=0, max_concurrency=4)
+        + f"""datasets:
   - {{name: support, path: support.jsonl}}
   - {{name: summaries, path: summaries.jsonl}}
 metrics:

@@ -24,10 +24,9 @@ from ground_gate.github.artifact import publish_artifact
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.publish import PublishResult, publish, report_paths
+from tests.action_env import FIXTURES, REPO, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
-REPO = "octo-org/octo-repo"
 TOKEN = "ghs_faketoken"
 OPENAI_KEY = "sk-test-0123456789abcdef"
 HEAD_SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
@@ -130,40 +129,17 @@ def new_run(
 ) -> Run:
     workspace = tmp_path / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
-    commands = tmp_path / "file_commands"
-    commands.mkdir(parents=True, exist_ok=True)
-    output, summary = commands / "set_output", commands / "step_summary"
-    output.write_text("")  # the runner creates both files empty for each step
-    summary.write_text("")
-    action_defaults = {
-        "config": "ground-gate.yml",
-        "openai-api-key": OPENAI_KEY,
-        "openai-base-url": "",
-        "azure-endpoint": "",
-        "azure-api-version": "",
-        "github-token": TOKEN,
-        "comment": "auto",
-        "comment-id": "default",
-        "baseline": "",
-        "fail-on-threshold": "true",
-        "shard": "",
-        "merge": "",
-        "working-directory": ".",
-    }
-    action_defaults.update({k.replace("_", "-"): v for k, v in inputs.items()})
-    env = {f"INPUT_{name.upper()}": value for name, value in action_defaults.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        GITHUB_REPOSITORY=REPO,
-        GITHUB_EVENT_NAME=event,
-        GITHUB_EVENT_PATH=str(FIXTURES / fixture),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=fake.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000001",
-        GITHUB_OUTPUT=str(output),
-        GITHUB_STEP_SUMMARY=str(summary),
+    commands = file_commands(tmp_path / "file_commands")
+    inputs = {"openai-api-key": OPENAI_KEY, "github-token": TOKEN, **inputs}
+    env = action_env(
+        workspace,
+        commands,
+        api_url=fake.url,
+        event=event,
+        event_path=FIXTURES / fixture,
+        **inputs,
     )
+    output, summary = commands.output, commands.summary
     return Run(env, workspace, output, summary)
 
 

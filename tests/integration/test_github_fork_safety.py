@@ -22,10 +22,9 @@ from click.testing import CliRunner
 
 from ground_gate.cli import cli
 from ground_gate.report.escape import ZWSP
+from tests.action_env import FIXTURES, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
-REPO = "octo-org/octo-repo"
 TOKEN = "ghs_fork_safety_token"
 HEAD_SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"  # workflow_run_fork.json's head_sha
 PR = 18
@@ -123,26 +122,16 @@ def workflow_run_env(
     (artifact / "pr-number.txt").write_text(f"{PR}\n")
     for name, content in files.items():
         (artifact / name).write_text(content, encoding="utf-8")
-    commands = tmp_path / "file_commands"
-    commands.mkdir()
-    (commands / "set_output").write_text("")
-    (commands / "step_summary").write_text("")
-    inputs = {"github-token": TOKEN, "comment": "auto", "comment-id": "default"}
-    inputs.update({"fail-on-threshold": "true", "working-directory": ".", "config": "x.yml"})
-    env = {f"INPUT_{k.upper()}": v for k, v in inputs.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        GITHUB_REPOSITORY=REPO,
-        GITHUB_EVENT_NAME="workflow_run",
-        GITHUB_EVENT_PATH=str(FIXTURES / "workflow_run_fork.json"),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=github.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000002",
-        GITHUB_OUTPUT=str(commands / "set_output"),
-        GITHUB_STEP_SUMMARY=str(commands / "step_summary"),
+    return action_env(
+        workspace,
+        file_commands(tmp_path / "file_commands"),
+        api_url=github.url,
+        event="workflow_run",
+        event_path=FIXTURES / "workflow_run_fork.json",
+        run_id="9100000002",
+        github_token=TOKEN,
+        config="x.yml",
     )
-    return env
 
 
 def run_action(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Any:
