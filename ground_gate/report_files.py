@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import math
-import stat
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from typing import Any
 
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
+from ground_gate.file_reader import Unreadable, read_capped
 from ground_gate.record import RunRecord, verdicts
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import build_report
@@ -174,27 +174,23 @@ def read_json(
 
 def _read_text(path: Path, name: str, error: type[GroundGateError], max_bytes: int) -> str:
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise error(f"{name}: is a directory, expected a JSON report")
-        if not stat.S_ISREG(info.st_mode):
-            raise error(f"{name}: not a regular file (a pipe or a device?), expected a JSON report")
-        if info.st_size > max_bytes:
-            raise error(
-                f"{name}: larger than {max_bytes >> 20} MiB, not a report ground-gate writes"
-            )
-        with path.open("rb") as handle:
-            raw = handle.read(max_bytes + 1)  # the file may have grown since stat
-    except FileNotFoundError:
-        raise error(f"{name}: no such file") from None
-    except OSError as exc:
-        raise error(f"{name}: cannot read it ({exc.strerror or exc})") from None
-    if len(raw) > max_bytes:
-        raise error(f"{name}: larger than {max_bytes >> 20} MiB, not a report ground-gate writes")
+        raw = read_capped(path, max_bytes)
+    except Unreadable as exc:
+        problem = _UNREADABLE[exc.kind].format(mib=max_bytes >> 20, reason=exc.reason)
+        raise error(f"{name}: {problem}") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{name}: not UTF-8 (byte {exc.start})") from None
+
+
+_UNREADABLE = {
+    "missing": "no such file",
+    "directory": "is a directory, expected a JSON report",
+    "special": "not a regular file (a pipe or a device?), expected a JSON report",
+    "too_large": "larger than {mib} MiB, not a report ground-gate writes",
+    "unreadable": "cannot read it ({reason})",
+}
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -36,6 +35,7 @@ from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems
 from ground_gate.config.schema_check import schema_problems, schema_text
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
 from ground_gate.errors import ConfigError, describe_value
+from ground_gate.file_reader import Unreadable, read_capped
 
 __all__ = ["load_config", "schema_text"]
 
@@ -103,23 +103,19 @@ def scoring_digest(data: Mapping[str, Any]) -> str:
 def _read(path: Path) -> bytes:
     """The file's bytes; a FIFO, a device or a file over MAX_CONFIG_BYTES is refused unread."""
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise ConfigError(f"{path}: is a directory, expected a YAML config file")
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"{path}: not a regular file (a pipe or a device?)")
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(
-            f"{path}: the config is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; "
-            "a config is a page of YAML (rows belong in dataset files)"
-        )
-    return raw
+        return read_capped(path, MAX_CONFIG_BYTES)
+    except Unreadable as exc:
+        raise ConfigError(f"{path}: {_UNREADABLE[exc.kind].format(reason=exc.reason)}") from None
+
+
+_UNREADABLE = {
+    "missing": "config file not found",
+    "directory": "is a directory, expected a YAML config file",
+    "special": "not a regular file (a pipe or a device?)",
+    "too_large": f"the config is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; a config is a "
+    "page of YAML (rows belong in dataset files)",
+    "unreadable": "cannot read the config file: {reason}",
+}
 
 
 def _decode(raw: bytes, file: str) -> str:

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 
 from click.testing import CliRunner
 
@@ -124,3 +126,25 @@ def test_run__a_report_file_on_an_input_is_refused_and_the_input_kept(tmp_path):
         code, stderr, calls = _collides(tmp_path, option, str(path))
         assert (code, calls) == (2, 0), option
         assert f"are both {path}: give each report file a path of its own" in stderr
+
+
+def test_baseline_and_report__a_fifo_or_a_device_is_refused_at_once(tmp_path):
+    """A FIFO would block the run and /dev/zero never end: both are refused before a byte is
+    read, with exit 2 and the file named."""
+    fifo = tmp_path / "baseline.json"
+    os.mkfifo(fifo)
+    config = write_project(tmp_path, "http://127.0.0.1:9/v1")  # never asked
+    for args, name in (
+        (["run", "-c", str(config), "--baseline", str(fifo)], f"baseline {fifo}"),
+        (["run", "-c", str(config), "--baseline", "/dev/zero"], "baseline /dev/zero"),
+        (["report", str(fifo)], f"report {fifo}"),
+        (["report", "/dev/zero"], "report /dev/zero"),
+    ):
+        started = time.monotonic()
+        result = CliRunner().invoke(cli, args, env=ENV)
+        assert time.monotonic() - started < 5, args
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr == (
+            f"ground-gate: error: {name}: not a regular file (a pipe or a device?), expected a "
+            "JSON report\n"
+        )

@@ -11,14 +11,10 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2] / "ground_gate"
-LEAVES = {
-    "errors": (),
-    "sentences": (),
-    "stats": (),
-    "exit_codes": (),
-    "progress": (),
-    "usage": (),
-}
+LEAVES: dict[str, tuple[str, ...]] = {
+    "errors": (), "sentences": (), "stats": (), "exit_codes": (), "progress": (), "usage": (),
+    "file_reader": (),
+}  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
 ALLOWED: dict[str, tuple[str, ...]] = {
@@ -42,7 +38,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "errors", "exit_codes",
     ),
     # a run's report files, written in one place and read back by one strict reader
-    "report_files": ("record", "report", "errors", "exit_codes"),
+    "report_files": ("record", "report", "file_reader", "errors", "exit_codes"),
     # shards' records joined into the unsharded run's
     "shard_merge": ("record", "results", "usage", "errors"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
@@ -74,8 +70,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "local": ("progress", "errors"),
     "results": ("usage",),
     # data
-    "datasets": ("config", "errors"),
-    "config": ("errors",),
+    "datasets": ("config", "file_reader", "errors"),
+    "config": ("file_reader", "errors"),
     **LEAVES,
 }  # fmt: skip
 
