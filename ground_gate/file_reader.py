@@ -51,3 +51,17 @@ def read_capped(path: Path, max_bytes: int) -> bytes:
     if len(raw) > max_bytes:
         raise Unreadable("too_large")
     return raw
+
+
+def problem(exc: Unreadable, expected: str, too_large: str | None = None) -> str:
+    """The words for `exc` after the file's name: `expected` says what the file should have
+    been ("a YAML config file"), `too_large` how big it may be."""
+    if exc.kind == "missing":
+        return f"no such file, expected {expected}"
+    if exc.kind == "directory":
+        return f"is a directory, expected {expected}"
+    if exc.kind == "special":
+        return f"not a regular file (a pipe or a device?), expected {expected}"
+    if exc.kind == "too_large":
+        return too_large or f"too large for {expected}"
+    return f"cannot read it ({exc.reason})"

@@ -19,7 +19,7 @@ from typing import Any
 
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
-from ground_gate.file_reader import Unreadable, read_capped
+from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.record import RunRecord, verdicts
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import build_report
@@ -176,21 +176,12 @@ def _read_text(path: Path, name: str, error: type[GroundGateError], max_bytes: i
     try:
         raw = read_capped(path, max_bytes)
     except Unreadable as exc:
-        problem = _UNREADABLE[exc.kind].format(mib=max_bytes >> 20, reason=exc.reason)
-        raise error(f"{name}: {problem}") from None
+        too_large = f"larger than {max_bytes >> 20} MiB, not a report ground-gate writes"
+        raise error(f"{name}: {problem(exc, 'a JSON report', too_large)}") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise error(f"{name}: not UTF-8 (byte {exc.start})") from None
-
-
-_UNREADABLE = {
-    "missing": "no such file",
-    "directory": "is a directory, expected a JSON report",
-    "special": "not a regular file (a pipe or a device?), expected a JSON report",
-    "too_large": "larger than {mib} MiB, not a report ground-gate writes",
-    "unreadable": "cannot read it ({reason})",
-}
 
 
 def _same_file(a: Path, b: Path) -> bool:

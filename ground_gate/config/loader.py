@@ -35,7 +35,7 @@ from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems
 from ground_gate.config.schema_check import schema_problems, schema_text
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
 from ground_gate.errors import ConfigError, describe_value
-from ground_gate.file_reader import Unreadable, read_capped
+from ground_gate.file_reader import Unreadable, problem, read_capped
 
 __all__ = ["load_config", "schema_text"]
 
@@ -105,17 +105,11 @@ def _read(path: Path) -> bytes:
     try:
         return read_capped(path, MAX_CONFIG_BYTES)
     except Unreadable as exc:
-        raise ConfigError(f"{path}: {_UNREADABLE[exc.kind].format(reason=exc.reason)}") from None
-
-
-_UNREADABLE = {
-    "missing": "config file not found",
-    "directory": "is a directory, expected a YAML config file",
-    "special": "not a regular file (a pipe or a device?)",
-    "too_large": f"the config is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; a config is a "
-    "page of YAML (rows belong in dataset files)",
-    "unreadable": "cannot read the config file: {reason}",
-}
+        too_large = (
+            f"the config is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; a config is a page "
+            "of YAML (rows belong in dataset files)"
+        )
+        raise ConfigError(f"{path}: {problem(exc, 'a YAML config file', too_large)}") from None
 
 
 def _decode(raw: bytes, file: str) -> str:

@@ -17,7 +17,7 @@ from typing import IO, Any, NamedTuple
 
 from ground_gate.config.model import Limits
 from ground_gate.errors import DatasetError, describe_json_value
-from ground_gate.file_reader import Unreadable, open_regular
+from ground_gate.file_reader import Unreadable, open_regular, problem
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 
@@ -75,18 +75,9 @@ def _open(path: Path, name: str, limits: Limits) -> IO[bytes]:
     try:
         return open_regular(path, limits.max_file_bytes)
     except Unreadable as exc:
-        if exc.kind == "too_large":
-            raise DatasetError(_file_too_big(path, exc.size, limits)) from None
-        problem = _UNREADABLE[exc.kind].format(name=name, reason=exc.reason)
-        raise DatasetError(f"{path}: {problem}") from None
-
-
-_UNREADABLE = {
-    "missing": "dataset file not found (dataset '{name}')",
-    "directory": "is a directory, expected a dataset file",
-    "special": "not a regular file (a pipe or a device?) (dataset '{name}')",
-    "unreadable": "cannot read the dataset: {reason}",
-}
+        too_large = _file_too_big(path, exc.size, limits).removeprefix(f"{path}: ")
+        expected = f"a dataset file (dataset '{name}')"
+        raise DatasetError(f"{path}: {problem(exc, expected, too_large)}") from None
 
 
 def _file_too_big(path: Path, size: int | None, limits: Limits) -> str:
