@@ -365,7 +365,10 @@ def test_merge__refuses_files_that_are_not_shard_reports(project, tmp_path: Path
 
     result = cli("merge", one, two, tmp_path / "absent.json")
     assert result.exit_code == 2
-    assert result.output == f"ground-gate: error: {tmp_path / 'absent.json'}: no such file, expected a JSON report\n"
+    assert (
+        result.output
+        == f"ground-gate: error: {tmp_path / 'absent.json'}: no such file, expected a JSON report\n"
+    )
 
 
 def test_run__a_shard_says_it_is_one_and_exits_0(project, tmp_path: Path) -> None:

@@ -800,7 +800,9 @@ def test_load_config__top_level_must_be_a_mapping(in_tmp: Path, text: str, got: 
 
 
 def test_load_config__missing_file(in_tmp: Path) -> None:
-    with pytest.raises(ConfigError, match=r"^nope\.yml: no such file, expected a YAML config file$"):
+    with pytest.raises(
+        ConfigError, match=r"^nope\.yml: no such file, expected a YAML config file$"
+    ):
         load_config(Path("nope.yml"), {})
 
 

@@ -21,9 +21,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
     "cli": (
-        "action", "commands", "report_files", "config", "datasets", "local", "errors",
-        "exit_codes",
+        "cli_options", "action", "commands", "report_files", "config", "datasets", "local",
+        "errors", "exit_codes",
     ),
+    "cli_options": ("datasets", "errors", "exit_codes"),
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
