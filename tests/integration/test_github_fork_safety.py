@@ -319,3 +319,34 @@ def test_hostile_fork__without_a_token_it_could_not_publish(
 
     assert result.exit_code == 2, result.output
     assert github.requests == []
+
+
+@pytest.mark.parametrize(
+    ("number", "why"),
+    [
+        ("NaN", "NaN is not a JSON number"),
+        ("Infinity", "Infinity is not a JSON number"),
+        ("1e999", "1e999 is out of range for a number"),
+    ],
+)
+def test_hostile_fork__a_report_holding_nan_or_infinity_is_refused(
+    tmp_path: Path,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    number: str,
+    why: str,
+) -> None:
+    """`"mean": NaN` is what Python's json writes and reads by default, and `nan < 0.8` is
+    false: the strict reader refuses it before any number reaches the comment."""
+    text = json.dumps(forged_report()).replace('"mean": 0.05', f'"mean": {number}', 1)
+    assert number in text
+    env = workflow_run_env(tmp_path, github, text)
+
+    result = run_action(env, monkeypatch)
+
+    assert result.exit_code == 2, result.output
+    assert github.requests == []
+    assert (
+        "::warning title=ground-gate::not publishing the pull request run's report: report.json: "
+        f"not JSON ({why}); nothing was posted"
+    ) in result.output
