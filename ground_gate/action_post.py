@@ -20,7 +20,6 @@ from ground_gate.action_settings import Settings
 from ground_gate.errors import GroundGateError
 from ground_gate.github.client import GitHubClient, GitHubHTTPError
 from ground_gate.github.event import load_event, pr_number
-from ground_gate.github.outputs import annotate
 from ground_gate.github.page_link import (
     Page,
     commented,
@@ -29,24 +28,21 @@ from ground_gate.github.page_link import (
     zip_note,
 )
 from ground_gate.github.publish import mask_secrets, report_paths
+from ground_gate.github.step_outputs import annotate
 from ground_gate.github.sticky_comment import Sleep, post_comment
-from ground_gate.report.json_report import loads_strict, schema_mismatch
 from ground_gate.report.markdown import render_markdown
-from ground_gate.report.selection import DEFAULT_WORST_ROWS
+from ground_gate.report_files import WORST_ROWS, read_report
 
 
 def _comment(settings: Settings, page: Page) -> str | None:
     """The run's comment again, from its report.json, linking the page; None when the
     report cannot be read back."""
-    path = report_paths(settings).json
-    try:
-        report = loads_strict(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
-        return None
-    if schema_mismatch(report) is not None:
+    try:  # the one reader of a report file: strict JSON, the published schema
+        report = read_report(report_paths(settings).json)
+    except GroundGateError:
         return None
     url = page.url if page.direct else None
-    markdown = render_markdown(report, worst_rows=DEFAULT_WORST_ROWS, page_url=url)
+    markdown = render_markdown(report, worst_rows=WORST_ROWS, page_url=url)
     return markdown if page.direct else markdown + zip_note(page)
 
 

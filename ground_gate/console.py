@@ -12,14 +12,10 @@ from typing import TYPE_CHECKING, TextIO
 
 import click
 
+from ground_gate.cli_options import STDOUT, echo_err
+
 if TYPE_CHECKING:
-    from ground_gate.pipeline import Outcome
-
-STDOUT = Path("-")
-
-
-def echo_err(message: str) -> None:
-    click.echo(message, err=True)
+    from ground_gate.report_files import Outcome
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -49,7 +45,7 @@ def print_outcome(
     JSON report): for a person at a terminal the terminal summary, its verdict last (when
     `written` names the run's reports), else the markdown; then the reason a run did not
     finish."""
-    from ground_gate.pipeline import report_text
+    from ground_gate.report_files import report_text
 
     if json_out == STDOUT:
         click.echo(report_text(outcome.report), nl=False)
@@ -77,13 +73,13 @@ def written_reports(
 def saved_summary(path: Path) -> str | None:
     """A saved run's terminal summary, its verdict's exit code as `run` gave it; None for a
     calibration's report (it has only its markdown)."""
-    from ground_gate.errors import ConfigError
-    from ground_gate.outcome import exit_code
-    from ground_gate.pipeline import Outcome, read_run_report
+    from ground_gate.errors import GroundGateError
+    from ground_gate.exit_codes import exit_code
+    from ground_gate.report_files import Outcome, read_report
 
     try:
-        report = read_run_report(path)
-    except ConfigError:
+        report = read_report(path)
+    except GroundGateError:
         return None
     code = exit_code(
         passed=report["passed"],

@@ -28,7 +28,6 @@ from ground_gate.judge.base import (
     Completion,
     JudgeRequest,
     UnusableReplyError,
-    Usage,
     with_usage,
 )
 from ground_gate.judge.budget import SpendingLimit
@@ -51,6 +50,7 @@ from ground_gate.judge.structured import (
     parse_and_validate,
     repair_message,
 )
+from ground_gate.usage import Usage
 
 log = logging.getLogger(__name__)
 

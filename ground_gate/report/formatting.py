@@ -117,6 +117,19 @@ def missed_text(value: float, threshold: ThresholdBounds | None) -> str:
     return "".join(f" {m}" for m in missed(value, threshold))
 
 
+def _drop_places(now: float, before: float | None, worse: float | None) -> int:
+    """Decimals for `before → now` beside a drop said to 3 decimals: three, or more until
+    the two figures differ by the drop as printed (0.9085 → 0.8536 beside a drop of 0.055,
+    not 0.908 → 0.854)."""
+    if before is None or worse is None:
+        return 3
+    said = round(abs(worse), 3)
+    for places in range(3, 7):
+        if round(abs(round(before, places) - round(now, places)), 3) == said:
+            return places
+    return 3
+
+
 def failing_parts(entry: ScoreEntry) -> list[str]:
     """The parts of a check that failed, each with its figures: the level ("< 0.75"),
     the drop ("drop 0.055 > 0.02"); empty when it passed or failed for another reason."""
@@ -139,9 +152,9 @@ def score_cell(entry: ScoreEntry, before: ScoreEntry | None = None) -> str:
     parts = failing_parts(entry)
     level = [p for p in parts if not p.startswith("drop")]
     drops = [p for p in parts if p.startswith("drop")]
-    # a drop is said to 3 decimals: so are the values it is the difference of
-    least = 3 if drops or _drop(entry) else 2
-    text = before_now(mean, _before(entry, before), entry["threshold"], least)
+    was = _before(entry, before)
+    least = _drop_places(mean, was, _worse(entry)) if drops or _drop(entry) else 2
+    text = before_now(mean, was, entry["threshold"], least)
     if level:
         text += " " + " and ".join(level)
     if drops:
@@ -174,7 +187,8 @@ def failure_text(entry: ScoreEntry) -> str:
     change = entry.get("baseline")
     if change is not None and change["passed"] is False:
         before = change["before"]
-        was = "" if before is None else f"{before_now(mean or 0.0, before, None, 3)}, "
+        places = _drop_places(mean or 0.0, before, _worse(entry))
+        was = "" if before is None else f"{before_now(mean or 0.0, before, None, places)}, "
         parts.append(f"drop: {was}{change['reason']}")
     return "; ".join(parts) or entry["reason"]
 

@@ -113,7 +113,8 @@ def test_version__imports_no_judge_client_nor_the_pipeline():
         "except SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('openai', 'jsonschema', 'nltk', 'httpx') or m in "
-        "('ground_gate.pipeline', 'ground_gate.metrics', 'ground_gate.local.commands')))"
+        "('ground_gate.commands.run', 'ground_gate.report_files', 'ground_gate.metrics', "
+        "'ground_gate.local.commands')))"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True

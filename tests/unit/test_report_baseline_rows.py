@@ -10,14 +10,16 @@ from typing import Any
 from ground_gate.config.model import Threshold
 from ground_gate.dataset_scores import summarise
 from ground_gate.gate import evaluate
-from ground_gate.judge.base import Usage
 from ground_gate.report.baseline_rows import compare_rows, sentence_changes
 from ground_gate.report.changes import broke, fixed, standing
 from ground_gate.report.html_rows import rows_section
-from ground_gate.report.json_report import baseline_scores, build_report, row_text
+from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.markdown import render_markdown
+from ground_gate.report.readback import baseline_scores
 from ground_gate.report.terminal import render_terminal
 from ground_gate.results import MetricResult, RowResult, UnitResult
+from ground_gate.usage import Usage
+from tests.records import run_record
 
 THRESHOLDS = {"support": {"groundedness": Threshold(min=0.7), "contradiction": Threshold(max=0.2)}}
 SOURCE = "Refunds take 5 days. Shipping is free within the EU. Returns are accepted for 30 days."
@@ -63,22 +65,15 @@ def _report(rows: list[tuple[RowResult, Any]], baseline: dict | None = None) -> 
         rows=results,
         baseline=None if baseline is None else baseline_scores(baseline),
     )
-    return dict(
-        build_report(
-            config_path="gg.yml",
-            config_digest="abc",
-            judge={"provider": "openai", "model": "m", "prompt_version": "1"},
-            datasets=[("support", len(results))],
-            rows=results,
-            gate=gate,
-            thresholds=THRESHOLDS,
-            usage_by_metric={},
-            seconds=1.0,
-            on_error="fail",
-            created_at=datetime(2026, 11, 24, tzinfo=UTC),
-            texts={("support", r.sample_id): t for r, t in rows},
-        )
+    record = run_record(
+        results,
+        datasets=[("support", len(results))],
+        thresholds=THRESHOLDS,
+        judge={"provider": "openai", "model": "m", "prompt_version": "1"},
+        created_at=datetime(2026, 11, 24, tzinfo=UTC),
+        texts={("support", r.sample_id): t for r, t in rows},
     )
+    return dict(build_report(record, gate))
 
 
 REFUNDS, SHIPPING = "Refunds take 5 days.", "Shipping is free within the EU."
@@ -221,9 +216,9 @@ def test_render_markdown__the_reviewers_pull_request_reads_true():
     markdown = render_markdown(report, baseline=baseline)
     table = markdown.split("\n\n")[2].split("\n")
     assert table[2:] == [
-        "| news      | 160    | \u274c 0.908 \u2192 0.853: drop 0.055 > 0.02 (\u2265 0.75) "
+        "| news      | 160    | \u274c 0.9082 \u2192 0.8535: drop 0.055 > 0.02 (\u2265 0.75) "
         "| \u274c 0.062 \u2192 0.101 > 0.10 | \u2705 0.03 \u2192 0.05 (\u2264 0.20) |",
-        "| support   | 40     | \u2705 0.90 \u2192 0.89 (\u2265 0.80)                      "
+        "| support   | 40     | \u2705 0.90 \u2192 0.89 (\u2265 0.80)                        "
         "| \u274c 0.070 \u2192 0.083 > 0.08 | \u2705 0.03 \u2192 0.03 (\u2264 0.20) |",
     ]
     assert "- \u274c **news** hallucination \u2014 level: 0.101 &gt; max 0.10\n" in markdown
