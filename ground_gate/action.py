@@ -14,7 +14,9 @@
    nothing is evaluated), writing the reports into `<working-directory>/ground-gate-report/`.
 6. Publish: job summary, step outputs, annotations, then the sticky comment (best effort; a
    shard never comments: one comment per pull request, the merge job's). github/ is handed
-   the report, the markdown and the pull request's number; it calls nothing back.
+   the report, the markdown and the pull request's number; it calls nothing back. The
+   comment mentions no page: the post step (action_post.py) links it once a later step has
+   uploaded it.
 7. Exit: 2 when the run could not finish, else the gate's verdict (see exit_codes.py), with
    `fail-on-threshold: false` turning a missed threshold into 0. A finished shard exits 0:
    its rows alone are not the gate, the merge is.
@@ -45,6 +47,7 @@ from ground_gate.github.artifact import (
 )
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.event import read_pr_number_file
+from ground_gate.github.page_link import remember_comment
 from ground_gate.github.publish import (
     ReportPaths,
     mask_secrets,
@@ -98,6 +101,8 @@ def run_action(env: Mapping[str, str], echo: Echo) -> int:
         client=client,
         paths=paths,
     )
+    if published.comment in ("created", "updated"):  # the post step may link the page
+        remember_comment(paths.directory, settings)
     return exit_code(
         passed=published.passed,
         incomplete=not finished,

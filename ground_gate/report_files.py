@@ -15,12 +15,13 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
 from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.record import RunRecord, verdicts
+from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import build_report
 from ground_gate.report.junit import render_junit
@@ -101,10 +102,13 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
 
 
 def judged(record: RunRecord, baseline: Report | None) -> Report:
-    """The JSON report of `record` with its verdicts, against the baseline's rows if given."""
-    return build_report(
+    """The JSON report of `record` with its verdicts, against the baseline's rows if given;
+    then each row beside itself in the baseline (report/baseline_rows.py), so the JSON report
+    carries what the pull request broke for every renderer."""
+    report = build_report(
         record, verdicts(record, None if baseline is None else baseline_scores(baseline))
     )
+    return report if baseline is None else cast(Report, compare_rows(report, baseline))
 
 
 def report_text(report: Mapping[str, Any]) -> str:
