@@ -31,7 +31,7 @@ from ground_gate.github.publish import mask_secrets, report_paths
 from ground_gate.github.step_outputs import annotate
 from ground_gate.github.sticky_comment import Sleep, post_comment
 from ground_gate.report.markdown import render_markdown
-from ground_gate.report_files import WORST_ROWS, read_report
+from ground_gate.report_files import read_report
 
 
 def _comment(settings: Settings, page: Page) -> str | None:
@@ -42,7 +42,7 @@ def _comment(settings: Settings, page: Page) -> str | None:
     except GroundGateError:
         return None
     url = page.url if page.direct else None
-    markdown = render_markdown(report, worst_rows=WORST_ROWS, page_url=url)
+    markdown = render_markdown(report, page_url=url)
     return markdown if page.direct else markdown + zip_note(page)
 
 

@@ -28,14 +28,12 @@ from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.readback import baseline_scores
 from ground_gate.report.schema import schema_mismatch
-from ground_gate.report.selection import DEFAULT_WORST_ROWS
 from ground_gate.report.types import Report
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024  # a report ground-gate writes stays far below
 # A pull request's artifact read by the privileged workflow_run job: it does not read a pull
 # request's gigabytes (json_report keeps the texts a report carries under 24 MiB).
 ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
-WORST_ROWS = DEFAULT_WORST_ROWS  # rows the markdown details (and `evidence: shown` quotes)
 
 Echo = Callable[[str], None]
 
@@ -63,9 +61,10 @@ class ReportFiles:
         for name, path in self.named():
             for other, earlier in [*seen, *inputs]:
                 if _same_file(path, earlier):
+                    both = str(path) if str(path) == str(earlier) else f"{path} and {earlier}"
                     raise ConfigError(
-                        f"{name} and {other} are both {path}: give each report file a path of "
-                        "its own, apart from the files the command reads"
+                        f"{name} and {other} are one file ({both}): give each report file a "
+                        "path of its own, apart from the files the command reads"
                     )
             seen.append((name, path))
 
@@ -85,7 +84,7 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
     written, and how the run ends. A shard's own verdict covers its rows only: it exits 0
     once complete, and the merge gates."""
     report = judged(record, baseline)
-    markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
+    markdown = render_markdown(report, baseline=baseline)
     texts: list[tuple[Path | None, Callable[[], str]]] = [
         (files.json, lambda: report_text(report)),
         (files.markdown, lambda: markdown),
@@ -189,9 +188,11 @@ def _read_text(path: Path, name: str, error: type[GroundGateError], max_bytes: i
 
 
 def _same_file(a: Path, b: Path) -> bool:
+    """Whether writing `a` would overwrite `b`: one regular file (or one path not yet made). A
+    pipe or a terminal (/dev/stdout and /dev/stderr after `2>&1`) may take two documents."""
     try:
         if a.exists() and b.exists():
-            return a.samefile(b)
+            return a.is_file() and b.is_file() and a.samefile(b)
         return a.resolve() == b.resolve()
     except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL in a path
         return str(a) == str(b)

@@ -83,7 +83,7 @@ class ScoreEntry(TypedDict):
 
 
 class UsageCounts(TypedDict):
-    """What judge calls spent; the keys of `judge.base.Usage`."""
+    """What judge calls spent; the keys of `usage.Usage`."""
 
     calls: int
     prompt_tokens: int

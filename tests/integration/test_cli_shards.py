@@ -439,7 +439,7 @@ def test_merge__a_report_file_on_a_shard_report_is_refused_and_the_shard_kept(
     result = cli("merge", *shards, "--output-json", shards[0])
     assert result.exit_code == 2
     assert result.output == (
-        f"ground-gate: error: the JSON report and a shard report are both {shards[0]}: give "
+        f"ground-gate: error: the JSON report and a shard report are one file ({shards[0]}): give "
         "each report file a path of its own, apart from the files the command reads\n"
     )
     assert shards[0].read_bytes() == before

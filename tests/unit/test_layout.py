@@ -30,8 +30,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
-        "commands", "report_files", "github", "report", "action_settings", "errors",
-        "exit_codes",
+        "commands", "report_files", "github", "report", "action_settings", "file_reader",
+        "errors", "exit_codes",
     ),
     "selfcheck": ("local", "sentences"),
     # the post step re-renders the run's own report.json with its page's address
@@ -40,7 +40,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "commands": (
         "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
         "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
-        "errors", "exit_codes",
+        "file_reader", "errors", "exit_codes",
     ),
     # a run's report files, written in one place and read back by one strict reader
     "report_files": ("record", "report", "file_reader", "errors", "exit_codes"),
