@@ -27,7 +27,6 @@ from tests.container.docker_action import IMAGE_ENV, WORKSPACE, Job, Run, run_ac
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.support_bot import ROWS
-from tests.integration.test_github_entrypoint import PAGE_NOTE
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 TOKEN = "ghs_container_token_4f1e"
@@ -117,7 +116,9 @@ def test_container__comment_created_then_updated_from_inside_the_image(
     assert report["passed"] is False
     assert [r["id"] for r in report["rows"]] == ["grounded-trash", "invented-phone"]
     (comment,) = github.comments[17]
-    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}{PAGE_NOTE}"
+    assert (
+        comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"
+    )  # the post step links the page
     assert job.summary.read_text() == report_md
     assert job.outputs() == {
         "passed": "false",
