@@ -6,9 +6,23 @@ of ground-gate, so any layer may use it.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 _SHOWN_TEXT = 60  # a longer string is cut to this many characters, "..." included
+_SHOWN_DIGITS = 20  # a longer integer is named by its number of digits
+
+
+def digit_count(number: int) -> int:
+    """The decimal digits of `number`, without printing it: Python refuses to turn an integer
+    of more than 4,300 digits into text."""
+    number = abs(number)
+    digits = max(1, int(number.bit_length() * math.log10(2)))
+    while 10**digits <= number:
+        digits += 1
+    while digits > 1 and 10 ** (digits - 1) > number:
+        digits -= 1
+    return digits
 
 
 def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapping") -> str:
@@ -23,6 +37,8 @@ def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapp
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**_SHOWN_DIGITS:
+        return f"an integer of {digit_count(value):,} digits"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
 from ground_gate.errors import JudgeError
+from ground_gate.ranges import NumberError, check
 
 E = TypeVar("E", bound=JudgeError)
 _SPENT = "judge_usage"
@@ -85,15 +86,17 @@ class Usage:
 
     @classmethod
     def from_dict(cls, raw: object) -> Usage | None:
-        """A Usage from `as_dict()` output, or None when `raw` is not one."""
+        """A Usage from `as_dict()` output, or None when `raw` is not one (a field that is not
+        a count, or seconds, in its range: ground_gate/ranges.py)."""
         if not isinstance(raw, dict):
             return None
         values: dict[str, float | int] = {}
         for name, default in cls().__dict__.items():
-            value = raw.get(name, default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            kind = "seconds" if isinstance(default, float) else "count"
+            try:
+                values[name] = check(kind, raw.get(name, default), f"usage.{name}")
+            except NumberError:
                 return None
-            values[name] = type(default)(value)
         return cls(**values)  # type: ignore[arg-type]
 
 
