@@ -7,7 +7,7 @@ of ground-gate, so any layer may use it.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 _SHOWN_TEXT = 60  # a longer string is cut to this many characters, "..." included
 _SHOWN_DIGITS = 20  # a longer integer is named by its number of digits
@@ -25,6 +25,19 @@ def digit_count(number: int) -> int:
     return digits
 
 
+class LongInteger(NamedTuple):
+    """An integer of more digits than a reader keeps (JSON's `parse_int` hook gives it): Python
+    refuses to read one of more than 4,300 digits, so it is named by its length instead."""
+
+    digits: int
+
+
+def long_integer(text: str, max_digits: int = 1000) -> int | LongInteger:
+    """A JSON integer: the int, or a LongInteger past `max_digits` digits."""
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= max_digits else LongInteger(digits)
+
+
 def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapping") -> str:
     """`null`, `true`, `3`, `'text'`, `a list`, `a mapping`...
 
@@ -39,6 +52,8 @@ def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapp
         return "true" if value else "false"
     if isinstance(value, int) and abs(value) >= 10**_SHOWN_DIGITS:
         return f"an integer of {digit_count(value):,} digits"
+    if isinstance(value, LongInteger):
+        return f"an integer of {value.digits:,} digits"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):

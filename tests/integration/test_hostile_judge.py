@@ -119,3 +119,44 @@ def test_hostile_judge__nan_after_good_answers_fails_the_row_it_touched_never_pa
     assert "nan" not in (tmp_path / "report.html").read_text(encoding="utf-8").lower().replace(
         "got nan", ""
     )
+
+
+def test_hostile_judge__lone_surrogates_in_rows_and_replies_reach_every_report_as_fffd(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Before: UnicodeEncodeError after every judge call, and a 0-byte report. Now the rows'
+    and the judge's lone surrogates are U+FFFD where they enter, said once each."""
+    from tests.integration.test_cli_run import grade
+
+    def handler(body: Any) -> Reply:
+        if "Break the answer into" in body["messages"][-1]["content"]:
+            return completion('{"statements": ["It weighs 1.2 kg \\ud800."]}')
+        return grade(body)
+
+    rows = [
+        '{"id": "s\\ud800", "context": "The X200 weighs 1.2 kg.", "response": "It weighs 1.2 kg\\udfff."}',
+        '{"id": "t", "context": "We ship in the EU \\ud83d.", "response": "We ship to Mars."}',
+    ]
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "rows.jsonl").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    config = tmp_path / "gate.yml"
+    with FakeOpenAI(handler=handler) as server:
+        config.write_text(
+            f"version: 1\njudge: {{provider: openai, base_url: '{server.url}', api_key_env: null,"
+            " cache_dir: cache}\ndatasets: [{name: rows, path: rows.jsonl}]\n"
+            "metrics: {groundedness: {evidence: none}, faithfulness: {}}\n",
+            encoding="utf-8",
+        )
+        outputs = ["--output-md", "r.md", "--output-junit", "r.xml", "--output-html", "r.html"]
+        result = CliRunner().invoke(
+            cli, ["run", "-c", str(config), "--output-json", "r.json", *outputs]
+        )
+    assert "Traceback" not in result.output, result.output
+    assert result.exit_code in (0, 1), result.output
+    for name in ("r.json", "r.md", "r.xml", "r.html"):
+        text = Path(name).read_text(encoding="utf-8")
+        assert "\ufffd" in text or "&#65533;" in text or "&#xfffd;" in text.lower(), name
+    report = json.loads(Path("r.json").read_text(encoding="utf-8"))
+    assert [row["id"] for row in report["rows"]] == ["s\ufffd", "t"]
+    assert result.stderr.count("(said once)") == 2
+    assert "dataset 'rows'" in result.stderr and "the judge's replies" in result.stderr
