@@ -15,7 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ground_gate.config.meaning import DEFAULT_KEY_ENV, meaning_problems
+from ground_gate.config.meaning import DEFAULT_KEY_ENV, meaning_problems, secret_names
 from ground_gate.config.model import (
     DEFAULT_CONFIDENCE,
     SCORE_NAMES,
@@ -36,6 +36,7 @@ from ground_gate.config.paths import dataset_path, link_problem
 from ground_gate.config.problems import schema_problems, schema_text
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
 from ground_gate.errors import ConfigError
+from ground_gate.masking import register
 from ground_gate.values import describe_value
 
 __all__ = ["load_config", "schema_text"]
@@ -64,6 +65,8 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
     if problems:
         lines = sorted(dict.fromkeys(problems), key=lambda p: (p.line, format_key_path(p.path)))
         raise ConfigError("\n".join(p.render(file) for p in lines))
+    for name in secret_names(document):  # masked in everything written from now on
+        register(env.get(name))
     config = _build(data, path, hashlib.sha256(raw).hexdigest(), document)
     return replace(config, resolved_digest=resolved_digest(data))
 

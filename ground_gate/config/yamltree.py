@@ -23,6 +23,8 @@ from ground_gate.config.interpolate import (
     referenced_names,
 )
 from ground_gate.errors import ConfigError
+from ground_gate.ranges import MAX_DIGITS, MAX_MAGNITUDE
+from ground_gate.values import describe_value
 
 KeyPath = tuple[str | int, ...]
 
@@ -58,6 +60,8 @@ class Document:
     key_lines: dict[KeyPath, int] = field(default_factory=dict)
     value_lines: dict[KeyPath, int] = field(default_factory=dict)
     from_env: set[KeyPath] = field(default_factory=set)
+    # the environment variables each interpolated string names (a secret must not be one)
+    references: dict[KeyPath, tuple[str, ...]] = field(default_factory=dict)
 
     def line_of(self, path: KeyPath) -> int:
         """The line of `path`'s key (or list item), else of its nearest ancestor, else 1."""
@@ -213,10 +217,12 @@ class _Builder:
                 text = interpolate(node.value, self._env)
             except InterpolationError as exc:
                 raise self._fail(node, path, str(exc)) from None
-            if any(self._env.get(name) for name in referenced_names(node.value)):
+            names = tuple(referenced_names(node.value))
+            self._doc.references[path] = names
+            if any(self._env.get(name) for name in names):
                 self._doc.from_env.add(path)
             if node.style is not None:  # quoted: stays a string
-                return text
+                return self._text(node, path, text)
             # Plain scalars are typed after interpolation, so `limit: ${LIMIT:-null}` is a null.
             tag = self._loader.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
             node = yaml.ScalarNode(tag, text, node.start_mark, node.end_mark)
@@ -224,7 +230,27 @@ class _Builder:
             return node.value
         if node.tag not in _SCALAR_TAGS:
             raise self._fail(node, path, f"unsupported YAML tag '{_short(node.tag)}'")
-        value = self._loader.construct_object(node, deep=True)
+        try:
+            value = self._loader.construct_object(node, deep=True)
+        except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+            digits = sum(ch.isdigit() for ch in node.value)
+            too_big = self._too_big(f"an integer of {digits:,} digits", path)
+            raise self._fail(node, path, too_big) from None
+        if isinstance(value, str):
+            return self._text(node, path, value)
         if node.tag == _FLOAT and not math.isfinite(value):
             raise self._fail(node, path, f"expected a finite number, got {node.value}")
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and abs(value) >= MAX_MAGNITUDE:
+            raise self._fail(node, path, self._too_big(describe_value(value), path))
         return value
+
+    def _text(self, node: yaml.ScalarNode, path: KeyPath, text: str) -> str:
+        """A string value: no NUL, which no path, name or header can hold."""
+        if "\x00" in text:  # written as "\0" in a quoted string (an environment has none)
+            raise self._fail(node, path, "holds a NUL character; remove it")
+        return text
+
+    def _too_big(self, got: str, path: KeyPath) -> str:
+        shown = "a value from the environment (not shown)" if path in self._doc.from_env else got
+        return f"expected a number of at most {MAX_DIGITS} digits, got {shown}"
