@@ -11,12 +11,15 @@ Secret values never appear in messages or in `repr()`.
 
 from __future__ import annotations
 
+import json
 import re
+import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ground_gate.capped import TooLarge, Unreadable, read_file
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import ConfigError
 
@@ -34,6 +37,10 @@ _COMMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # https://github.com/actions/toolkit/blob/main/packages/core/src/core.ts (getBooleanInput)
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
+
+# GitHub caps a webhook's payload at 25 MB; the event file is that payload.
+# https://docs.github.com/en/webhooks/webhook-events-and-payloads#payload-cap
+MAX_EVENT_BYTES = 25 * 2**20
 
 T = TypeVar("T")
 
@@ -64,6 +71,8 @@ class Settings:
     repository: str
     event_name: str
     event_path: Path | None
+    # the payload at event_path, read and checked once (empty without one)
+    event: Mapping[str, Any] = field(repr=False, compare=False)
     api_url: str
     server_url: str
     output_path: Path | None
@@ -101,11 +110,12 @@ class Settings:
             "github_token": take("INPUT_GITHUB-TOKEN", _secret),
             "repository": take("GITHUB_REPOSITORY", _repository),
             "event_name": take("GITHUB_EVENT_NAME", _required),
-            "event_path": take("GITHUB_EVENT_PATH", _existing_file),
+            "event_path": take("GITHUB_EVENT_PATH", _optional_plain_path),
+            "event": take("GITHUB_EVENT_PATH", _event_payload),
             "api_url": take("GITHUB_API_URL", _url(default=DEFAULT_API_URL)),
             "server_url": take("GITHUB_SERVER_URL", _url(default=DEFAULT_SERVER_URL)),
-            "output_path": take("GITHUB_OUTPUT", _optional_plain_path),
-            "step_summary_path": take("GITHUB_STEP_SUMMARY", _optional_plain_path),
+            "output_path": take("GITHUB_OUTPUT", _optional_file),
+            "step_summary_path": take("GITHUB_STEP_SUMMARY", _optional_file),
             "workspace": workspace,
             "run_id": take("GITHUB_RUN_ID", _optional_digits),
         }
@@ -227,12 +237,47 @@ def _optional_plain_path(raw: str) -> Path | None:
     return Path(raw) if raw else None
 
 
-def _existing_file(raw: str) -> Path | None:
+def _optional_file(raw: str) -> Path | None:
+    """A file the runner made for the step to append to: absent (it is then created) or a
+    regular file, never a directory, a pipe or a device."""
     if not raw:
         return None
-    if not Path(raw).is_file():
+    path = Path(raw)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as exc:
+        raise _Invalid(f"cannot use {raw!r}: {exc.strerror}") from None
+    if not stat.S_ISREG(mode):
+        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+        raise _Invalid(f"expected a file to append to, {raw!r} is {kind}")
+    return path
+
+
+def _event_payload(raw: str) -> Mapping[str, Any]:
+    """The event payload, read now: a payload that cannot be read fails the step before any
+    evaluation, with every other problem of the environment."""
+    if not raw:
+        return {}
+    if not Path(raw).exists():
         raise _Invalid(f"expected the event payload file, {raw!r} does not exist")
-    return Path(raw)
+    try:
+        return read_event_payload(Path(raw))
+    except ConfigError as exc:
+        raise _Invalid(str(exc)) from None
+
+
+def read_event_payload(path: Path) -> dict[str, Any]:
+    """The JSON object at `path` (GITHUB_EVENT_PATH): a regular file of at most 25 MiB."""
+    try:
+        payload = json.loads(read_file(path, MAX_EVENT_BYTES).decode("utf-8"))
+    except (OSError, TooLarge, Unreadable, UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise ConfigError(f"{path}: cannot read the event payload: {why}") from None
+    if not isinstance(payload, dict):
+        raise ConfigError(f"{path}: expected the event payload to be a JSON object")
+    return payload
 
 
 def _optional_shard(raw: str) -> Shard | None:

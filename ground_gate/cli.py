@@ -22,6 +22,7 @@ from ground_gate.datasets import iter_samples
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import GroundGateError
 from ground_gate.local.commands import models
+from ground_gate.masking import MaskingFilter, mask
 from ground_gate.merge import MergeOptions
 from ground_gate.merge import merge as merge_shards
 from ground_gate.outcome import EXIT_ERROR, install_signal_policy
@@ -43,7 +44,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def _echo_err(message: str) -> None:
-    click.echo(message, err=True)
+    click.echo(mask(message), err=True)
 
 
 def user_errors(func: F) -> F:
@@ -89,6 +90,7 @@ def _configure_logging(verbose: int) -> None:
     (the SDK, httpx) stay at warnings: their request lines would drown ours."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("ground-gate: %(levelname)s: %(message)s"))
+    handler.addFilter(MaskingFilter())  # a secret never reaches the log
     logger = logging.getLogger("ground_gate")
     logger.handlers[:] = [handler]
     logger.propagate = False
@@ -149,11 +151,11 @@ def _print_outcome(
     """The report asked for on stdout, else the markdown summary (on stderr when stdout
     carries the JSON report), then the reason a run did not finish."""
     if json_out == STDOUT:
-        click.echo(report_text(outcome.report), nl=False)
+        click.echo(mask(report_text(outcome.report)), nl=False)
     if md_out == STDOUT or (not quiet and json_out != STDOUT):
-        click.echo(outcome.markdown, nl=False)
+        click.echo(mask(outcome.markdown), nl=False)
     elif not quiet:
-        click.echo(outcome.markdown, nl=False, err=True)
+        click.echo(mask(outcome.markdown), nl=False, err=True)
     if outcome.report["incomplete"]:
         _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
 

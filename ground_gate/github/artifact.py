@@ -19,13 +19,8 @@ from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
 from ground_gate.errors import ConfigError, GitHubError
-from ground_gate.github.event import (
-    PR_NUMBER_FILE,
-    load_event,
-    read_pr_number_file,
-    workflow_run_head_sha,
-)
-from ground_gate.github.outputs import annotate, append_step_summary, write_outputs
+from ground_gate.github.event import PR_NUMBER_FILE, read_pr_number_file, workflow_run_head_sha
+from ground_gate.github.outputs import annotate, append_step_summary, say, write_outputs
 from ground_gate.github.publish import (
     PublishResult,
     ReportPaths,
@@ -158,15 +153,18 @@ def publish_artifact(
 def _refused(settings: Settings, why: str, out: TextIO) -> PublishResult:
     message = f"not publishing the pull request run's report: {why}"
     annotate("warning", message, out, title="ground-gate")
-    append_step_summary(
-        settings.step_summary_path,
-        "## ground-gate: nothing published\n\nThe pull request run's report was refused, so "
-        f"no comment was posted:\n\n{fenced(why)}",
-        note="> [!NOTE]\n> Trimmed.",
-    )
     summary = "ground-gate: the pull request run's report was refused; nothing was posted"
-    write_outputs(settings.output_path, {"passed": "false", "summary": summary})
-    print(summary, file=out)
+    try:
+        append_step_summary(
+            settings.step_summary_path,
+            "## ground-gate: nothing published\n\nThe pull request run's report was refused, "
+            f"so no comment was posted:\n\n{fenced(why)}",
+            note="> [!NOTE]\n> Trimmed.",
+        )
+        write_outputs(settings.output_path, {"passed": "false", "summary": summary})
+    except GitHubError as exc:
+        annotate("warning", str(exc), out, title="ground-gate")
+    say(summary, out)
     return PublishResult(False, summary, "failed", None, (message,))
 
 
@@ -181,15 +179,17 @@ def check_pr_head(
         return Refusal(
             "not commenting: no github-token; the report is in the job summary", "failed"
         )
-    expected = workflow_run_head_sha(load_event(settings.event_path))
+    expected = workflow_run_head_sha(settings.event)
     try:
         pull = with_retries(lambda: client.get_pull_request(settings.repository, number), sleep)
     except GitHubError as exc:
         return Refusal(f"not commenting: cannot read pull request #{number} ({exc})", "failed")
-    head = ((pull.get("head") or {}).get("sha")) if isinstance(pull, dict) else None
-    if expected is None or head != expected:
+    head = pull.get("head") if isinstance(pull, dict) else None
+    sha = head.get("sha") if isinstance(head, dict) else None
+    if expected is None or not isinstance(sha, str) or sha != expected:
+        shown = sha[:40] if isinstance(sha, str) else None
         return Refusal(
-            f"not commenting: pull request #{number} is at {head}, not at the commit this report "
+            f"not commenting: pull request #{number} is at {shown}, not at the commit this report "
             f"was made for ({expected}); a newer run will report on it",
             "skipped",
         )

@@ -511,6 +511,24 @@ def test_publish__secrets_only_in_mask_commands(tmp_path: Path, fake: FakeGitHub
     assert OPENAI_KEY not in repr(run.settings()) and TOKEN not in repr(run.settings())
 
 
+def test_publish__a_secret_quoted_by_the_report_is_masked_in_everything_written(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    """The second line of defence: a dataset row (or a judge's error) quoting the API key puts
+    it in the markdown; the comment, the job summary, the outputs and the log get *** instead."""
+    run = new_run(tmp_path, fake)
+    leaked = MARKDOWN.replace("invented-price", f"row quoting {OPENAI_KEY} and {TOKEN}")
+    result = do_publish(run, fake, markdown=leaked)
+    assert result.comment == "created"
+    (comment,) = fake.comments[17]
+    masked = MARKDOWN.replace("invented-price", "row quoting *** and ***")
+    assert comment["body"] == f"{MARKER}\n{masked}"
+    assert run.summary.read_text() == masked
+    console = run.console.getvalue()
+    written = console[len(MASKS) :] + run.output.read_text() + comment["body"]
+    assert OPENAI_KEY not in written and TOKEN not in written
+
+
 # --- the fork-safe pair: the workflow_run run publishes the PR run's artifact ----------------
 
 

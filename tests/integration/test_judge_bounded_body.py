@@ -22,17 +22,20 @@ from ground_gate.judge.transport import MAX_RESPONSE_BYTES
 from tests.integration.fake_openai import FakeOpenAI, Reply, completion
 
 BOMB_GIB = 2
+# The child's peak resident memory is read from /proc (VmHWM, of its own address space):
+# getrusage's ru_maxrss would carry the parent's peak over from fork through exec.
 CHILD = """
-import resource, sys
+import os, re, sys
 from ground_gate.cli import main
 sys.argv = ["ground-gate", *sys.argv[2:]]
 try:
     main()
 except SystemExit as exc:
     code = exc.code
-import os
+with open("/proc/self/status") as status:
+    peak_kib = re.search(r"VmHWM:\\s+(\\d+) kB", status.read()).group(1)
 with open(os.environ["RSS_FILE"], "w") as out:
-    out.write(f"{resource.getrusage(resource.RUSAGE_SELF).ru_maxrss} {code}")
+    out.write(f"{peak_kib} {code}")
 """
 
 

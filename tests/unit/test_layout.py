@@ -11,13 +11,22 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2] / "ground_gate"
-LEAVES = {"errors": (), "values": (), "text": (), "stats": (), "outcome": (), "progress": ()}
+LEAVES = {
+    "errors": (), "values": (), "text": (), "stats": (), "outcome": (), "progress": (),
+    # what enters is checked where it enters: numbers (ranges), text (writable), sizes (capped)
+    "ranges": ("values",), "writable": (), "capped": (),
+    # secrets masked in everything written: registered where read, applied by every writer
+    "masking": (),
+}  # fmt: skip
 
 # Top to bottom: entry points, wiring, evaluation, judging, data, leaves.
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    "cli": ("action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome"),
+    "cli": (
+        "action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome",
+        "masking",
+    ),
     # action re-renders a fork's report.json itself (report): github/ never posts its markdown;
     # its merge mode joins shard reports with `ground-gate merge`'s code (merge)
     "action": (
@@ -37,9 +46,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # answers from the cache or makes an answer up
     "plan": ("runner", "metrics", "judge", "datasets", "results", "report", "config", "text"),
     # publishing to GitHub reads the JSON report only: no evaluation code
-    "github": ("action_settings", "errors"),
-    # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
-    "action_settings": ("datasets", "errors"),
+    "github": ("action_settings", "errors", "capped", "masking"),
+    # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
+    # payload is read once, bounded (capped)
+    "action_settings": ("datasets", "errors", "capped", "masking"),
     # evaluation
     "runner": ("metrics", "judge", "datasets", "results", "errors"),
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
@@ -47,15 +57,15 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "gate": ("dataset_scores", "results", "config"),
     "dataset_scores": ("results", "stats"),
     "calibration": ("gate", "config", "stats"),
-    "labels": ("datasets", "config", "errors"),
+    "labels": ("datasets", "config", "errors", "values", "writable"),
     "metrics": ("judge", "datasets", "results", "config", "text", "errors"),
     # judging: the judge knows nothing of metrics or reports
-    "judge": ("local", "config", "progress", "errors"),
+    "judge": ("local", "config", "progress", "errors", "ranges", "writable", "capped"),
     "local": ("progress", "errors"),
     "results": ("judge",),
     # data
-    "datasets": ("config", "values", "errors"),
-    "config": ("values", "errors"),
+    "datasets": ("config", "values", "errors", "writable"),
+    "config": ("values", "errors", "ranges", "masking"),
     **LEAVES,
 }  # fmt: skip
 
