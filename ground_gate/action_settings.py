@@ -11,17 +11,15 @@ Secret values never appear in messages or in `repr()`.
 
 from __future__ import annotations
 
-import json
 import re
-import stat
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from ground_gate.capped import TooLarge, Unreadable, read_file
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import ConfigError
+from ground_gate.runner_files import append_problem, read_event_payload
 
 CommentMode = Literal["auto", "always", "never"]
 
@@ -37,10 +35,6 @@ _COMMENT_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 # https://github.com/actions/toolkit/blob/main/packages/core/src/core.ts (getBooleanInput)
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
-
-# GitHub caps a webhook's payload at 25 MB; the event file is that payload.
-# https://docs.github.com/en/webhooks/webhook-events-and-payloads#payload-cap
-MAX_EVENT_BYTES = 25 * 2**20
 
 T = TypeVar("T")
 
@@ -119,11 +113,7 @@ class Settings:
             "workspace": workspace,
             "run_id": take("GITHUB_RUN_ID", _optional_digits),
         }
-        if values["openai_base_url"] and values["azure_endpoint"]:
-            errors.append(
-                "INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"
-            )
-        errors += _mode_conflicts(values)
+        errors += _judge_conflicts(values) + _mode_conflicts(values)
         if values["shard"] is not None and values["comment"] == "auto":
             values["comment"] = "never"
         if errors:
@@ -152,6 +142,12 @@ class Settings:
         https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
         """
         return self.event_name == "workflow_run"
+
+
+def _judge_conflicts(values: Mapping[str, Any]) -> list[str]:
+    if values["openai_base_url"] and values["azure_endpoint"]:
+        return ["INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"]
+    return []
 
 
 def _mode_conflicts(values: Mapping[str, Any]) -> list[str]:
@@ -238,21 +234,12 @@ def _optional_plain_path(raw: str) -> Path | None:
 
 
 def _optional_file(raw: str) -> Path | None:
-    """A file the runner made for the step to append to: absent (it is then created) or a
-    regular file, never a directory, a pipe or a device."""
     if not raw:
         return None
-    path = Path(raw)
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        return path
-    except OSError as exc:
-        raise _Invalid(f"cannot use {raw!r}: {exc.strerror}") from None
-    if not stat.S_ISREG(mode):
-        kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-        raise _Invalid(f"expected a file to append to, {raw!r} is {kind}")
-    return path
+    problem = append_problem(Path(raw))
+    if problem is not None:
+        raise _Invalid(problem)
+    return Path(raw)
 
 
 def _event_payload(raw: str) -> Mapping[str, Any]:
@@ -266,18 +253,6 @@ def _event_payload(raw: str) -> Mapping[str, Any]:
         return read_event_payload(Path(raw))
     except ConfigError as exc:
         raise _Invalid(str(exc)) from None
-
-
-def read_event_payload(path: Path) -> dict[str, Any]:
-    """The JSON object at `path` (GITHUB_EVENT_PATH): a regular file of at most 25 MiB."""
-    try:
-        payload = json.loads(read_file(path, MAX_EVENT_BYTES).decode("utf-8"))
-    except (OSError, TooLarge, Unreadable, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
-        raise ConfigError(f"{path}: cannot read the event payload: {why}") from None
-    if not isinstance(payload, dict):
-        raise ConfigError(f"{path}: expected the event payload to be a JSON object")
-    return payload
 
 
 def _optional_shard(raw: str) -> Shard | None:

@@ -74,12 +74,7 @@ class OpenAIJudge:
         connect: awaited once, before the first request leaves (a cache hit needs none),
         e.g. to start a local server; if it raises, the judge is unavailable from then on.
         limit: judge.budget, asked before every request (retries and repairs included)."""
-        if max_concurrency < 1:
-            raise ValueError("max_concurrency must be at least 1")
-        if max_retries < 0:
-            raise ValueError("max_retries must not be negative")
-        if timeout_s <= 0:
-            raise ValueError("timeout_s must be positive")
+        _check_limits(max_concurrency, max_retries, timeout_s)
         self._client = client
         self._model = model
         self._prompt_version = prompt_version
@@ -332,3 +327,12 @@ class OpenAIJudge:
 
     def _account(self, purpose: str, usage: Usage) -> None:
         self._usage.setdefault(purpose, Usage()).add(usage)
+
+
+def _check_limits(max_concurrency: int, max_retries: int, timeout_s: float) -> None:
+    if max_concurrency < 1:
+        raise ValueError("max_concurrency must be at least 1")
+    if max_retries < 0:
+        raise ValueError("max_retries must not be negative")
+    if timeout_s <= 0:
+        raise ValueError("timeout_s must be positive")

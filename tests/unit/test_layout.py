@@ -46,10 +46,12 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # answers from the cache or makes an answer up
     "plan": ("runner", "metrics", "judge", "datasets", "results", "report", "config", "text"),
     # publishing to GitHub reads the JSON report only: no evaluation code
-    "github": ("action_settings", "errors", "capped", "masking"),
+    "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
     # payload is read once, bounded (capped)
-    "action_settings": ("datasets", "errors", "capped", "masking"),
+    "action_settings": ("datasets", "errors", "runner_files"),
+    # the event payload and the runner's output files, checked before any work
+    "runner_files": ("capped", "errors"),
     # evaluation
     "runner": ("metrics", "judge", "datasets", "results", "errors"),
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
