@@ -25,6 +25,7 @@ from ground_gate.config.interpolate import (
 from ground_gate.errors import ConfigError
 from ground_gate.ranges import MAX_DIGITS, MAX_MAGNITUDE
 from ground_gate.values import describe_value
+from ground_gate.writable import writable
 
 KeyPath = tuple[str | int, ...]
 
@@ -187,7 +188,7 @@ class _Builder:
                 raise self._fail(
                     key_node, path, "a key must be a plain name, not a list or mapping"
                 )
-            key = str(key_node.value)
+            key = self._text(key_node, path, str(key_node.value))
             line = key_node.start_mark.line + 1
             if key in explicit:
                 raise self._fail(
@@ -245,10 +246,18 @@ class _Builder:
             raise self._fail(node, path, self._too_big(describe_value(value), path))
         return value
 
-    def _text(self, node: yaml.ScalarNode, path: KeyPath, text: str) -> str:
-        """A string value: no NUL, which no path, name or header can hold."""
-        if "\x00" in text:  # written as "\0" in a quoted string (an environment has none)
+    def _text(self, node: yaml.Node, path: KeyPath, text: str) -> str:
+        """A string (a value or a key): no NUL, which no path, name or header can hold, and
+        no lone surrogate, which no UTF-8 file can (both only come from escapes: "\0",
+        "\ud800")."""
+        if "\x00" in text:
             raise self._fail(node, path, "holds a NUL character; remove it")
+        if writable(text)[1]:
+            raise self._fail(
+                node,
+                path,
+                "holds a lone surrogate (an escape such as \\ud800); write the character itself",
+            )
         return text
 
     def _too_big(self, got: str, path: KeyPath) -> str:

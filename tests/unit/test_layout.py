@@ -67,7 +67,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "results": ("judge",),
     # data
     "datasets": ("config", "values", "errors", "writable"),
-    "config": ("values", "errors", "ranges", "masking"),
+    "config": ("values", "errors", "ranges", "masking", "writable"),
     **LEAVES,
 }  # fmt: skip
 
