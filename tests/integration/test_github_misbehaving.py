@@ -186,3 +186,43 @@ def test_misbehaving_github__comments_of_other_shapes_are_not_ours(
     assert result.comment == "created" and result.warnings == ()
     assert fake.routes_called()[-1] == "POST create-comment"
     assert json.dumps(odd)  # the listing itself was read and skipped, not refused
+
+
+PULLS = {
+    "a list": ([{"head": {"sha": "x"}}], "failed", "a list where an object was expected"),
+    "head a list": ({"head": ["sha"]}, "skipped", "pull request #18 is at None"),
+    "sha a number": ({"head": {"sha": 6}}, "skipped", "pull request #18 is at None"),
+    "sha of 100,000 characters": (
+        {"head": {"sha": "f" * 100_000}}, "skipped", f"pull request #18 is at {'f' * 40}, not",
+    ),
+    "not JSON": (Raw(b"<html>"), "failed", "not JSON"),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("pull", PULLS.values(), ids=PULLS.keys())
+def test_misbehaving_github__a_pull_request_of_another_shape_is_never_commented(
+    tmp_path: Path, fake: FakeGitHub, pull: tuple[Any, str, str]
+) -> None:
+    """workflow_run mode checks the PR's head before commenting: an answer of another shape
+    means no comment, said once, never a traceback."""
+    from ground_gate.action import render_artifact
+    from ground_gate.github.artifact import publish_artifact
+    from ground_gate.github.client import GitHubClient
+    from tests.integration.test_github_action import pr_run_artifact, workflow_run_with
+
+    answer, outcome, said = pull
+    artifact = pr_run_artifact(tmp_path, fake)
+    fake.misbehave("get-pull", answer, times=3)
+    run = workflow_run_with(tmp_path, fake, artifact)
+    settings = run.settings()
+    result = publish_artifact(
+        settings,
+        client=GitHubClient(settings.api_url, TOKEN),
+        render=render_artifact,
+        out=run.console,
+        sleep=run.sleeps.append,
+    )
+    assert result.comment == outcome
+    [warning] = result.warnings
+    assert said in warning and len(warning) < 500
+    assert fake.comments == {}
