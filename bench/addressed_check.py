@@ -29,10 +29,10 @@ from ground_gate.judge.cache import JudgeCache  # noqa: E402
 from ground_gate.judge.clients import build_openai_client  # noqa: E402
 from ground_gate.judge.openai_judge import OpenAIJudge  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
+from ground_gate.metrics.addressed import screen  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
 from ground_gate.metrics.prompts import PROMPT_VERSION  # noqa: E402
-from ground_gate.metrics.steering import screen  # noqa: E402
-from ground_gate.text import split_sentences  # noqa: E402
+from ground_gate.sentences import split_sentences  # noqa: E402
 
 SETS = {
     "A": ROOT / "bench" / "data" / "injection_set_a.json",

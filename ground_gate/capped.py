@@ -1,17 +1,14 @@
-"""Bounded reading: a file that must be a regular file under a size cap, and an HTTP body that
-must stay under a byte cap once decompressed.
+"""Bounded reading of an HTTP body: at most a byte cap once decompressed (files: file_reader).
 
-A FIFO blocks a reader forever and /dev/zero never ends; a 10 MB gzip body can inflate to
-gigabytes. Every reader of what comes from outside goes through one of these, so the worst
-case is a one-line error, never a hang or a killed process.
+A 10 MB gzip body can inflate to gigabytes. Every HTTP body the tool reads (the judge's, the
+GitHub API's) is decoded here 64 KiB at a time, so the worst case is a one-line error, never a
+killed process.
 """
 
 from __future__ import annotations
 
-import stat
 import zlib
 from collections.abc import Iterable, Iterator
-from pathlib import Path
 
 # Content-Encoding values a body may carry; anything else was not asked for and is refused.
 _ZLIB_WINDOW = {"gzip": 16 + zlib.MAX_WBITS, "x-gzip": 16 + zlib.MAX_WBITS, "deflate": 0}
@@ -24,25 +21,7 @@ class TooLarge(ValueError):
 
 
 class Unreadable(ValueError):
-    """Not something that can be read safely: not a regular file, or an encoding not asked for."""
-
-
-def read_file(path: Path, max_bytes: int) -> bytes:
-    """The bytes of the regular file at `path`. Raises Unreadable for a directory, a FIFO or a
-    device (unopened), TooLarge past `max_bytes` (read no further than that), and OSError
-    (FileNotFoundError...) as open() does."""
-    info = path.stat()
-    if stat.S_ISDIR(info.st_mode):
-        raise Unreadable("is a directory")
-    if not stat.S_ISREG(info.st_mode):
-        raise Unreadable("not a regular file (a pipe or a device?)")
-    if info.st_size > max_bytes:
-        raise TooLarge(f"larger than {size_text(max_bytes)}")
-    with path.open("rb") as handle:  # it may have grown since stat
-        raw = handle.read(max_bytes + 1)
-    if len(raw) > max_bytes:
-        raise TooLarge(f"larger than {size_text(max_bytes)}")
-    return raw
+    """A body that cannot be read safely: an encoding not asked for, or damaged data."""
 
 
 def size_text(size: int) -> str:

@@ -13,8 +13,7 @@ from pathlib import Path
 
 from ground_gate.config.model import DatasetConfig
 from ground_gate.datasets import Sample, iter_samples
-from ground_gate.errors import DatasetError
-from ground_gate.values import long_integer
+from ground_gate.errors import DatasetError, long_integer
 from ground_gate.writable import writable
 
 

@@ -20,7 +20,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ground_gate.values import describe_value
+from ground_gate.errors import describe_value
 
 # Digits an integer read from outside may have: 10^15 is beyond every count, size and limit
 # the tool knows, and Python refuses to even print an integer of more than 4,300 digits.

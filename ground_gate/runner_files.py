@@ -13,8 +13,8 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from ground_gate.capped import TooLarge, Unreadable, read_file
 from ground_gate.errors import ConfigError
+from ground_gate.file_reader import Unreadable, problem, read_capped
 
 # GitHub caps a webhook's payload at 25 MB; the event file is that payload.
 # https://docs.github.com/en/webhooks/webhook-events-and-payloads#payload-cap
@@ -24,9 +24,13 @@ MAX_EVENT_BYTES = 25 * 2**20
 def read_event_payload(path: Path) -> dict[str, Any]:
     """The JSON object at `path` (GITHUB_EVENT_PATH): a regular file of at most 25 MiB."""
     try:
-        payload = json.loads(read_file(path, MAX_EVENT_BYTES).decode("utf-8"))
-    except (OSError, TooLarge, Unreadable, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        payload = json.loads(read_capped(path, MAX_EVENT_BYTES).decode("utf-8"))
+    except Unreadable as exc:
+        too_large = f"larger than {MAX_EVENT_BYTES // 2**20} MiB, GitHub's cap on a payload"
+        why = problem(exc, "the event payload (JSON)", too_large)
+        raise ConfigError(f"{path}: cannot read the event payload: {why}") from None
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        why = type(exc).__name__ if isinstance(exc, RecursionError) else str(exc)[:200]
         raise ConfigError(f"{path}: cannot read the event payload: {why}") from None
     if not isinstance(payload, dict):
         raise ConfigError(f"{path}: expected the event payload to be a JSON object")

@@ -22,9 +22,8 @@ from ground_gate.config.interpolate import (
     interpolate,
     referenced_names,
 )
-from ground_gate.errors import ConfigError
+from ground_gate.errors import ConfigError, describe_value
 from ground_gate.ranges import MAX_DIGITS, MAX_MAGNITUDE
-from ground_gate.values import describe_value
 from ground_gate.writable import writable
 
 KeyPath = tuple[str | int, ...]

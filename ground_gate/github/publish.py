@@ -19,9 +19,15 @@ from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
 from ground_gate.errors import GitHubError
-from ground_gate.github import report_reader
+from ground_gate.github import verdicts
 from ground_gate.github.event import PR_NUMBER_FILE, pr_number, write_pr_number_file
-from ground_gate.github.outputs import add_mask, annotate, append_step_summary, say, write_outputs
+from ground_gate.github.step_outputs import (
+    add_mask,
+    annotate,
+    append_step_summary,
+    say,
+    write_outputs,
+)
 from ground_gate.github.sticky_comment import REPORT_DIR, GitHubAPI, Sleep, post_comment
 from ground_gate.masking import register
 
@@ -79,23 +85,19 @@ def publish(
     report: Mapping[str, Any],
     passed: bool,
     client: GitHubAPI | None,
-    pr_number: int | None = None,
-    paths: ReportPaths | None = None,
+    paths: ReportPaths,
     out: TextIO | None = None,
     sleep: Sleep = time.sleep,
 ) -> PublishResult:
-    """Job summary, outputs, annotations, then the sticky comment (best effort).
-
-    `pr_number` overrides the number read from the event payload (workflow_run mode).
-    """
+    """Job summary, step outputs, annotations, then the sticky comment (best effort)."""
     return publish_report(
         settings,
         markdown=markdown,
         report=report,
         passed=passed,
         client=client,
-        pr_number=pr_number,
-        paths=paths or report_paths(settings),
+        pr_number=None,
+        paths=paths,
         out=out or sys.stdout,
         sleep=sleep,
         blocked=None,
@@ -118,7 +120,7 @@ def publish_report(
 ) -> PublishResult:
     """`summary_as` replaces the one-line summary made from the report (workflow_run mode)."""
     mask_secrets(settings, out)
-    summary = summary_as or report_reader.summary_line(report, passed)
+    summary = summary_as or verdicts.summary_line(report, passed)
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -137,9 +139,8 @@ def publish_report(
     if blocked:
         warn(blocked)
         outcome, url = "skipped", None
-    else:
-        comment = markdown + page_note(settings, paths)
-        outcome, url = post_comment(settings, client, comment, number, warn, out, sleep)
+    else:  # the page is linked by the post step, once it is uploaded (github/page_link.py)
+        outcome, url = post_comment(settings, client, markdown, number, warn, out, sleep)
     say(summary, out)
     return PublishResult(passed, summary, outcome, url, tuple(warnings))
 
@@ -152,19 +153,6 @@ def _append_summary(settings: Settings, markdown: str, paths: ReportPaths) -> bo
         markdown,
         note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
         f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
-    )
-
-
-def page_note(settings: Settings, paths: ReportPaths) -> str:
-    """Where the run's HTML page can be downloaded: the workflow run that wrote it uploads
-    the report folder as an artifact (the example workflows do). Nothing when this run wrote
-    no page, or publishes another run's report (workflow_run mode)."""
-    if settings.publish_only or not settings.run_url or not paths.html.is_file():
-        return ""
-    return (
-        "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-        f"`{paths.html.name}` in the `{REPORT_DIR}` artifact of "
-        f"[this workflow run]({settings.run_url}).\n"
     )
 
 
@@ -209,7 +197,7 @@ def _write_outputs(
             # in a workflow_run run these files are the pull request's own: never offered
             "report-html": _made_here(paths.html, settings),
             "report-junit": _made_here(paths.junit, settings),
-            "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
+            "scores": json.dumps(verdicts.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
             "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
         },
@@ -241,14 +229,14 @@ def _event_pr_number(
 
 
 def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:
-    incomplete = report_reader.incomplete_reason(report)
+    incomplete = verdicts.incomplete_reason(report)
     if incomplete:
         annotate(
             "error", f"the evaluation did not complete: {incomplete}", out, title="ground-gate"
         )
     if "shard" in report:  # its rows alone gate nothing: the merge job annotates, once
         return
-    for check in report_reader.failures(report):
+    for check in verdicts.failures(report):
         annotate(
             "error",
             f"{check.dataset}: {check.score} {check.reason}",

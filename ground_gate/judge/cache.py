@@ -28,9 +28,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
+from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest
 from ground_gate.judge.response import MalformedResponse, top_logprobs
 from ground_gate.judge.structured import validation_error
+from ground_gate.masking import mask
+from ground_gate.usage import Usage
 from ground_gate.writable import writable_value
 
 log = logging.getLogger(__name__)
@@ -116,7 +118,9 @@ class JudgeCache:
     def put(self, key: str, value: Mapping[str, Any]) -> None:
         path = self.path_for(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        # masked: actions/cache saves the folder, and a fork's run can restore the base's
+        text = mask(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+        data = text.encode("utf-8")
         fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
         try:
             os.fchmod(fd, _FILE_MODE)

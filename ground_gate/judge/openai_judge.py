@@ -24,7 +24,7 @@ from typing import Any, Literal
 import openai
 
 from ground_gate.errors import GroundGateError, JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage, with_usage
+from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, with_usage
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.judge.failures import (
@@ -40,6 +40,7 @@ from ground_gate.judge.failures import (
 from ground_gate.judge.repair import valid_data
 from ground_gate.judge.response import TOP_LOGPROBS, MalformedResponse, Reply, read_reply
 from ground_gate.judge.structured import json_object_format, json_schema_format
+from ground_gate.usage import Usage
 from ground_gate.writable import Notice
 
 log = logging.getLogger(__name__)

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError, Usage
+from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError
 from ground_gate.judge.response import Reply
 from ground_gate.judge.structured import StructuredOutputError, parse_and_validate, repair_message
+from ground_gate.usage import Usage
 from ground_gate.writable import writable_value
 
 # One request with these messages, retried as the failure table says.

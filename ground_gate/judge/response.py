@@ -16,8 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.judge.base import Usage, quote_reply
+from ground_gate.judge.base import quote_reply
 from ground_gate.ranges import NumberError, check_count, check_log_probability, check_probability
+from ground_gate.usage import Usage
 from ground_gate.writable import writable
 
 # Alternatives asked for per generated token (the most OpenAI returns).

@@ -5,7 +5,7 @@ own and without the document, whether it speaks about the answer itself (its acc
 review, the score it deserves) or to whoever grades it rather than about the subject
 (`prompts.speaks_about_answer`). A sentence that does is left out of what is rated and listed
 on the unit: the rating is the one prompt that reads the whole answer at once, so a sentence
-vouching for the answer the text patterns of metrics/steering.py did not cut would otherwise
+vouching for the answer the text patterns of metrics/addressed.py did not cut would otherwise
 raise it (bench/RESULTS.md, issue 25).
 """
 
@@ -19,7 +19,7 @@ from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, addressed_units, best_support
 from ground_gate.metrics.logprobs import expected_rating, yes_probability
 from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, UnitResult
-from ground_gate.text import split_sentences
+from ground_gate.sentences import split_sentences
 
 # P(yes) from which a sentence is read as speaking about the answer, not the subject.
 ADDRESSED_AT = 0.5

@@ -19,11 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
+from tests.action_env import FIXTURES, file_commands
+from tests.action_env import action_env as action_env_of
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.support_bot import CONFIG, ROWS
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
-REPO = "octo-org/octo-repo"
 TOKEN = "ghs_entrypoint_token"
 OPENAI_KEY = "sk-entrypoint-0123456789"
 
@@ -33,13 +33,6 @@ def github_token() -> str:
     return TOKEN
 
 
-PAGE_NOTE = (
-    "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-    "`report.html` in the `ground-gate-report` artifact of "
-    "[this workflow run](https://github.com/octo-org/octo-repo/actions/runs/9100000001).\n"
-)
-
-
 def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) -> dict[str, str]:
     workspace = tmp_path / "workspace"
     (workspace / "data").mkdir(parents=True, exist_ok=True)
@@ -47,41 +40,12 @@ def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) ->
     (workspace / "data" / "support.jsonl").write_text(
         "".join(json.dumps(row) + "\n" for row in ROWS)
     )
-    commands = tmp_path / "file_commands"
-    commands.mkdir(exist_ok=True)
-    (commands / "set_output").write_text("")
-    (commands / "step_summary").write_text("")
-    values = {
-        "config": "ground-gate.yml",
-        "openai-api-key": OPENAI_KEY,
-        "openai-base-url": judge.url,
-        "azure-endpoint": "",
-        "azure-api-version": "",
-        "github-token": TOKEN,
-        "comment": "auto",
-        "comment-id": "default",
-        "baseline": "",
-        "fail-on-threshold": "true",
-        "shard": "",
-        "merge": "",
-        "working-directory": ".",
-    }
-    values.update({k.replace("_", "-"): v for k, v in inputs.items()})
-    env = {f"INPUT_{k.upper()}": v for k, v in values.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        CI="true",
-        GITHUB_REPOSITORY=REPO,
-        GITHUB_EVENT_NAME="pull_request",
-        GITHUB_EVENT_PATH=str(FIXTURES / "pull_request.json"),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=github.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000001",
-        GITHUB_OUTPUT=str(commands / "set_output"),
-        GITHUB_STEP_SUMMARY=str(commands / "step_summary"),
-        OPENAI_API_KEY="",  # the key must come from the input
+    values = {"openai-api-key": OPENAI_KEY, "openai-base-url": judge.url, "github-token": TOKEN}
+    values.update(inputs)
+    env = action_env_of(
+        workspace, file_commands(tmp_path / "file_commands"), api_url=github.url, **values
     )
+    env.update(CI="true", OPENAI_API_KEY="")  # the key must come from the input
     return env
 
 
@@ -108,7 +72,7 @@ def test_entrypoint__creates_then_updates_one_comment(
     report = json.loads((workspace / "ground-gate-report" / "report.json").read_text())
     assert report["passed"] is False
     (comment,) = github.comments[17]
-    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}{PAGE_NOTE}"
+    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"  # no page promised
     assert "| <details> @octo-org" not in comment["body"]  # escaped by the report, kept so
     assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == report_md
     assert outputs(env) == {
@@ -119,7 +83,7 @@ def test_entrypoint__creates_then_updates_one_comment(
         "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.50 is not \u2265 0.8)",
+        "(support-bot rating: 0.50 < min 0.80)",
         "prompt-version": report["judge"]["prompt_version"],
     }
     assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
@@ -185,7 +149,7 @@ def test_entrypoint__the_baseline_input_reaches_the_gate_and_the_comment(
     assert entry["baseline"]["paired"] == len(ROWS)
     assert (entry["baseline"]["delta"], entry["baseline"]["direction"]) == (0.0, "noise")
     (comment,) = github.comments[17]
-    assert "\u274c 0.50 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
+    assert "| \u274c 0.50 \u2192 0.50 < 0.80 |" in comment["body"]
 
 
 def _payload(tmp_path: Path, text: str) -> str:

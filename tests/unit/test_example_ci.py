@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import yaml
 
+from ground_gate.commands.merge import matching_reports
 from ground_gate.datasets.shards import parse_shard
 from ground_gate.github.sticky_comment import REPORT_DIR
-from ground_gate.merge import matching_reports
 
 ROOT = Path(__file__).parents[2]
 WORKFLOWS = ROOT / "examples" / "workflows"
@@ -80,7 +80,7 @@ def test_sharded__the_merge_job_needs_the_shards_and_runs_nothing_of_the_checkou
     assert job["needs"] in ("shard", ["shard"])
     assert job["if"] == "${{ !cancelled() }}"  # a failed shard is named by the merge
     assert steps(job, "actions/checkout") == []
-    assert job["permissions"] == {"pull-requests": "write"}
+    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
     gate = step(job, OUR_ACTION)
     assert set(gate["with"]) == {"merge", "comment"}
 
@@ -239,3 +239,27 @@ def test_gitlab__the_image_is_the_published_one_with_the_cli_as_entry_point() ->
     model_dir = base["variables"]["GROUND_GATE_MODEL_DIR"]
     cached = [c["paths"] for c in GITLAB["ground-gate-shard"]["cache"]]
     assert model_dir.removeprefix("$CI_PROJECT_DIR/") + "/" in [p for ps in cached for p in ps]
+
+
+COMMENTING_JOBS = [
+    ("ground-gate-pr.yml", "gate"),
+    ("ground-gate-baseline.yml", "gate"),
+    ("ground-gate-sharded.yml", "merge"),
+    ("ground-gate-fork-trusted.yml", "evaluate"),
+]
+
+
+@pytest.mark.parametrize(("name", "job_name"), COMMENTING_JOBS)
+def test_workflows__a_commenting_job_uploads_its_page_for_the_comment_to_link(
+    name: str, job_name: str
+) -> None:
+    """report.html alone, unzipped, after the action and even when it failed the gate; and
+    the token may list the run's artifacts, so the post step finds it."""
+    job = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))["jobs"][job_name]
+    uploads = steps(job, "actions/upload-artifact")
+    (page,) = [u for u in uploads if u["with"].get("archive") is False]
+    assert page["with"]["path"] == f"{REPORT_DIR}/report.html"
+    assert page["if"] == "${{ !cancelled() }}"
+    assert job["steps"].index(page) > job["steps"].index(step(job, OUR_ACTION))
+    assert job["permissions"]["actions"] == "read"
+    assert "name" not in page["with"]  # archive: false names the artifact after its file

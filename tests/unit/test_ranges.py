@@ -7,8 +7,8 @@ import math
 
 import pytest
 
+from ground_gate.errors import digit_count
 from ground_gate.ranges import RANGES, NumberError, check
-from ground_gate.values import digit_count
 
 HUGE = 10**400
 NAN, INF = math.nan, math.inf
