@@ -525,6 +525,24 @@ def workflow_run_with(tmp_path: Path, fake: FakeGitHub, artifact: Path) -> Run:
     return run
 
 
+def publish_pull_request_run(run: Run) -> PublishResult:
+    """The workflow_run step: the downloaded report read, rendered as the PR run's claim and
+    published with the write token."""
+    settings = run.settings()
+    paths = report_paths(settings)
+    report, number = pull_request_report(settings, paths)
+    return publish_artifact(
+        settings,
+        report=report,
+        markdown=render_claim(report),
+        pr_number=number,
+        client=GitHubClient(settings.api_url, TOKEN),
+        paths=paths,
+        out=run.console,
+        sleep=run.sleeps.append,
+    )
+
+
 def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGitHub) -> None:
     artifact = pr_run_artifact(tmp_path, fake)
     assert sorted(p.name for p in artifact.iterdir()) == [
@@ -539,20 +557,8 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     (artifact / "report.junit.xml").write_text('<testsuites failures="0"/>')
     (artifact / "report.html").write_text("<p>all passed</p>")
     run = workflow_run_with(tmp_path, fake, artifact)
-    settings = run.settings()
-    paths = report_paths(settings)
-    report, number = pull_request_report(settings, paths)
 
-    result = publish_artifact(
-        settings,
-        report=report,
-        markdown=render_claim(report),
-        pr_number=number,
-        client=GitHubClient(settings.api_url, TOKEN),
-        paths=paths,
-        out=run.console,
-        sleep=run.sleeps.append,
-    )
+    result = publish_pull_request_run(run)
 
     assert result.comment == "created"
     # never the artifact's report.md: the JSON, rendered again as the PR run's own claim
@@ -594,19 +600,8 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
     (artifact / "pr-number.txt").write_text("3\n")  # another PR, whose head is elsewhere
     fake.pull_heads[3] = "0000000000000000000000000000000000000003"
     run = workflow_run_with(tmp_path, fake, artifact)
-    settings = run.settings()
-    paths = report_paths(settings)
-    report, number = pull_request_report(settings, paths)
 
-    result = publish_artifact(
-        settings,
-        report=report,
-        markdown=render_claim(report),
-        pr_number=number,
-        client=GitHubClient(settings.api_url, TOKEN),
-        paths=paths,
-        out=run.console,
-    )
+    result = publish_pull_request_run(run)
 
     assert result.comment == "skipped"
     assert result.warnings == (

@@ -205,29 +205,16 @@ def test_misbehaving_github__a_pull_request_of_another_shape_is_never_commented(
 ) -> None:
     """workflow_run mode checks the PR's head before commenting: an answer of another shape
     means no comment, said once, never a traceback."""
-    from ground_gate.action import pull_request_report, render_claim
-    from ground_gate.github.artifact import publish_artifact
-    from ground_gate.github.client import GitHubClient
-    from ground_gate.github.publish import report_paths
-    from tests.integration.test_github_action import pr_run_artifact, workflow_run_with
+    from tests.integration.test_github_action import (
+        pr_run_artifact,
+        publish_pull_request_run,
+        workflow_run_with,
+    )
 
     answer, outcome, said = pull
     artifact = pr_run_artifact(tmp_path, fake)
     fake.misbehave("get-pull", answer, times=3)
-    run = workflow_run_with(tmp_path, fake, artifact)
-    settings = run.settings()
-    paths = report_paths(settings)
-    report, number = pull_request_report(settings, paths)
-    result = publish_artifact(
-        settings,
-        report=report,
-        markdown=render_claim(report),
-        pr_number=number,
-        client=GitHubClient(settings.api_url, TOKEN),
-        paths=paths,
-        out=run.console,
-        sleep=run.sleeps.append,
-    )
+    result = publish_pull_request_run(workflow_run_with(tmp_path, fake, artifact))
     assert result.comment == outcome
     [warning] = result.warnings
     assert said in warning and len(warning) < 500

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from ground_gate.cli import cli
 from tests.hostile.judge_replies import CASES, Case
-from tests.integration.fake_openai import FakeOpenAI, Reply, completion
+from tests.integration.fake_openai import FAKE_KEY_ENV, FakeOpenAI, Reply, completion, judge_yaml
 
 ROWS = [
     {"id": "r1", "context": "The X200 weighs 1.2 kg.", "response": "It weighs 1.2 kg."},
@@ -22,26 +22,14 @@ ROWS = [
 ]
 
 
-def write_project(root: Path, url: str, *, retries: int = 0, budget: str = "") -> Path:
+def write_project(root: Path, url: str, *, retries: int = 0) -> Path:
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS), "utf-8")
     config = root / "gate.yml"
+    judge = judge_yaml(url, max_retries=retries, max_concurrency=1, cache_dir=root / "cache")
     config.write_text(
-        f"""version: 1
-judge:
-  provider: openai
-  model: fake-model
-  base_url: {url}
-  api_key_env: null
-  max_retries: {retries}
-  max_concurrency: 1
-  cache_dir: {root / "cache"}{budget}
-datasets:
-  - {{name: rows, path: rows.jsonl}}
-metrics:
-  groundedness: {{evidence: none}}
-thresholds:
-  groundedness: {{min: 0.5}}
-""",
+        f"version: 1\n{judge}datasets:\n  - {{name: rows, path: rows.jsonl}}\n"
+        "metrics:\n  groundedness: {evidence: none}\n"
+        "thresholds:\n  groundedness: {min: 0.5}\n",
         encoding="utf-8",
     )
     return config
@@ -51,7 +39,7 @@ def invoke(config: Path) -> tuple[Any, dict[str, Any]]:
     report = config.parent / "report.json"
     result = CliRunner().invoke(
         cli, ["run", "-c", str(config), "--output-json", str(report), "--output-html",
-              str(config.parent / "report.html")]
+              str(config.parent / "report.html")], env={FAKE_KEY_ENV: "sk-fake-0123456789"},
     )  # fmt: skip
     assert "Traceback" not in result.output, result.output
     assert not isinstance(result.exception, Exception) or isinstance(result.exception, SystemExit)
