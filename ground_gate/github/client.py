@@ -120,7 +120,11 @@ class GitHubClient:
         within a run but for its re-runs' attempts)."""
         query = urlencode({"name": name, "per_page": PER_PAGE})
         path = f"/repos/{repository}/actions/runs/{run_id}/artifacts?{query}"
-        return list(self._request("GET", path)[0].get("artifacts") or [])
+        listing = _object(self._request("GET", path)[0], "GET", path)
+        artifacts = listing.get("artifacts") or []
+        if not isinstance(artifacts, list):
+            raise GitHubAnswerError("GET", path, f"artifacts that are {_kind(artifacts)}")
+        return [_object(item, "GET", path) for item in artifacts]
 
     def _request(
         self, method: str, path_or_url: str, payload: dict[str, Any] | None = None
