@@ -5,7 +5,8 @@ ordinary text.
 
 Attack and look-alike sets (bench/data/injection_set_*.json) were written by helpers that
 never saw the detector: set A was used to develop the patterns, set B was measured once,
-afterwards, as the held-out figure. Every response, source and question of the labelled
+afterwards, as the held-out figure, and set C (issue 25) was written and committed before it
+was first measured. Every response, source and question of the labelled
 datasets is real text that must not be cut.
 """
 
@@ -24,6 +25,7 @@ from ground_gate.metrics.addressed import screen  # noqa: E402
 SETS = {
     "A (developed on)": ROOT / "bench" / "data" / "injection_set_a.json",
     "B (held out)": ROOT / "bench" / "data" / "injection_set_b.json",
+    "C (held out, issue 25)": ROOT / "bench" / "data" / "injection_set_c.json",
 }
 
 

@@ -19,6 +19,7 @@ from typing import Any, Literal, TypeVar
 
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import ConfigError
+from ground_gate.runner_files import append_problem, read_event_payload
 
 CommentMode = Literal["auto", "always", "never"]
 
@@ -64,6 +65,8 @@ class Settings:
     repository: str
     event_name: str
     event_path: Path | None
+    # the payload at event_path, read and checked once (empty without one)
+    event: Mapping[str, Any] = field(repr=False, compare=False)
     api_url: str
     server_url: str
     output_path: Path | None
@@ -101,19 +104,16 @@ class Settings:
             "github_token": take("INPUT_GITHUB-TOKEN", _secret),
             "repository": take("GITHUB_REPOSITORY", _repository),
             "event_name": take("GITHUB_EVENT_NAME", _required),
-            "event_path": take("GITHUB_EVENT_PATH", _existing_file),
+            "event_path": take("GITHUB_EVENT_PATH", _optional_plain_path),
+            "event": take("GITHUB_EVENT_PATH", _event_payload),
             "api_url": take("GITHUB_API_URL", _url(default=DEFAULT_API_URL)),
             "server_url": take("GITHUB_SERVER_URL", _url(default=DEFAULT_SERVER_URL)),
-            "output_path": take("GITHUB_OUTPUT", _optional_plain_path),
-            "step_summary_path": take("GITHUB_STEP_SUMMARY", _optional_plain_path),
+            "output_path": take("GITHUB_OUTPUT", _optional_file),
+            "step_summary_path": take("GITHUB_STEP_SUMMARY", _optional_file),
             "workspace": workspace,
             "run_id": take("GITHUB_RUN_ID", _optional_digits),
         }
-        if values["openai_base_url"] and values["azure_endpoint"]:
-            errors.append(
-                "INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"
-            )
-        errors += _mode_conflicts(values)
+        errors += _judge_conflicts(values) + _mode_conflicts(values)
         if values["shard"] is not None and values["comment"] == "auto":
             values["comment"] = "never"
         if errors:
@@ -142,6 +142,12 @@ class Settings:
         https://securitylab.github.com/resources/github-actions-preventing-pwn-requests/
         """
         return self.event_name == "workflow_run"
+
+
+def _judge_conflicts(values: Mapping[str, Any]) -> list[str]:
+    if values["openai_base_url"] and values["azure_endpoint"]:
+        return ["INPUT_OPENAI-BASE-URL and INPUT_AZURE-ENDPOINT: set one of them, not both"]
+    return []
 
 
 def _mode_conflicts(values: Mapping[str, Any]) -> list[str]:
@@ -227,12 +233,26 @@ def _optional_plain_path(raw: str) -> Path | None:
     return Path(raw) if raw else None
 
 
-def _existing_file(raw: str) -> Path | None:
+def _optional_file(raw: str) -> Path | None:
     if not raw:
         return None
-    if not Path(raw).is_file():
-        raise _Invalid(f"expected the event payload file, {raw!r} does not exist")
+    problem = append_problem(Path(raw))
+    if problem is not None:
+        raise _Invalid(problem)
     return Path(raw)
+
+
+def _event_payload(raw: str) -> Mapping[str, Any]:
+    """The event payload, read now: a payload that cannot be read fails the step before any
+    evaluation, with every other problem of the environment."""
+    if not raw:
+        return {}
+    if not Path(raw).exists():
+        raise _Invalid(f"expected the event payload file, {raw!r} does not exist")
+    try:
+        return read_event_payload(Path(raw))
+    except ConfigError as exc:
+        raise _Invalid(str(exc)) from None
 
 
 def _optional_shard(raw: str) -> Shard | None:

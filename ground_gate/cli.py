@@ -28,6 +28,7 @@ from ground_gate.cli_options import (
 )
 from ground_gate.console import is_terminal, print_outcome, saved_summary, written_reports
 from ground_gate.exit_codes import install_signal_policy
+from ground_gate.masking import MaskingFilter, mask
 
 if TYPE_CHECKING:  # each command imports what it runs when it runs: --version and --help
     # answer without the judge's client (openai), jsonschema or the metrics
@@ -67,6 +68,7 @@ def _configure_logging(verbose: int) -> None:
     (the SDK, httpx) stay at warnings: their request lines would drown ours."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(logging.Formatter("ground-gate: %(levelname)s: %(message)s"))
+    handler.addFilter(MaskingFilter())  # a secret never reaches the log
     logger = logging.getLogger("ground_gate")
     logger.handlers[:] = [handler]
     logger.propagate = False
@@ -193,7 +195,7 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
     options = RenderOptions(report_path, to_file(output_md), output_html)
     markdown, code = render_saved(options, echo_err)
     if output_md == STDOUT:
-        click.echo((saved_summary(report_path) if people else None) or markdown, nl=False)
+        click.echo(mask((saved_summary(report_path) if people else None) or markdown), nl=False)
     sys.exit(code)
 
 
@@ -237,7 +239,7 @@ def plan(
     from ground_gate.commands.plan import PlanOptions, plan_document
 
     options = PlanOptions(config_path, datasets, limit, no_cache)
-    click.echo(plan_document(options, os.environ, output_format), nl=False)
+    click.echo(mask(plan_document(options, os.environ, output_format)), nl=False)
 
 
 @cli.command()

@@ -14,13 +14,15 @@ import click
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR
+from ground_gate.masking import mask
 
 STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def echo_err(message: str) -> None:
-    click.echo(message, err=True)
+    """One line on stderr, every secret masked (masking.py)."""
+    click.echo(mask(message), err=True)
 
 
 def user_errors(func: F) -> F:

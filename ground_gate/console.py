@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from ground_gate.cli_options import STDOUT, echo_err
+from ground_gate.masking import mask
 
 if TYPE_CHECKING:
     from ground_gate.report_files import Outcome
@@ -48,18 +49,18 @@ def print_outcome(
     from ground_gate.report_files import report_text
 
     if json_out == STDOUT:
-        click.echo(report_text(outcome.report), nl=False)
+        click.echo(mask(report_text(outcome.report)), nl=False)
     to_err = json_out == STDOUT
     wanted = md_out != STDOUT and not quiet and written is not None
     if wanted and written is not None and is_terminal(sys.stderr if to_err else sys.stdout):
         if outcome.report["incomplete"]:  # before the summary: its verdict stays last
             echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
-        click.echo(summary(outcome, written), nl=False, err=to_err)
+        click.echo(mask(summary(outcome, written)), nl=False, err=to_err)
         return
     if md_out == STDOUT or (not quiet and json_out != STDOUT):
-        click.echo(outcome.markdown, nl=False)
+        click.echo(mask(outcome.markdown), nl=False)
     elif not quiet:
-        click.echo(outcome.markdown, nl=False, err=True)
+        click.echo(mask(outcome.markdown), nl=False, err=True)
     if outcome.report["incomplete"]:
         echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
 

@@ -5,9 +5,11 @@ exit codes (exit_codes.py). Stdlib only: any layer may use it.
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from typing import Any, NamedTuple
 
 _SHOWN_TEXT = 60  # a longer string is cut to this many characters, "..." included
+_SHOWN_DIGITS = 20  # a longer integer is named by its number of digits
 
 
 class GroundGateError(Exception):
@@ -48,6 +50,31 @@ class MergeError(GroundGateError):
     datasets or prompts, or a file that is not a valid report."""
 
 
+def digit_count(number: int) -> int:
+    """The decimal digits of `number`, without printing it: Python refuses to turn an integer
+    of more than 4,300 digits into text."""
+    number = abs(number)
+    digits = max(1, int(number.bit_length() * math.log10(2)))
+    while 10**digits <= number:
+        digits += 1
+    while digits > 1 and 10 ** (digits - 1) > number:
+        digits -= 1
+    return digits
+
+
+class LongInteger(NamedTuple):
+    """An integer of more digits than a reader keeps (JSON's `parse_int` hook gives it): Python
+    refuses to read one of more than 4,300 digits, so it is named by its length instead."""
+
+    digits: int
+
+
+def long_integer(text: str, max_digits: int = 1000) -> int | LongInteger:
+    """A JSON integer: the int, or a LongInteger past `max_digits` digits."""
+    digits = len(text.lstrip("-"))
+    return int(text) if digits <= max_digits else LongInteger(digits)
+
+
 def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapping") -> str:
     """`null`, `true`, `3`, `'text'`, `a list`, `a mapping`...
 
@@ -60,6 +87,10 @@ def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapp
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**_SHOWN_DIGITS:
+        return f"an integer of {digit_count(value):,} digits"
+    if isinstance(value, LongInteger):
+        return f"an integer of {value.digits:,} digits"
     if isinstance(value, int | float):
         return repr(value)
     if isinstance(value, str):

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from ground_gate.config.model import DatasetConfig
 from ground_gate.datasets import Sample, iter_samples
-from ground_gate.errors import DatasetError
+from ground_gate.errors import DatasetError, long_integer
+from ground_gate.writable import writable
 
 
 @dataclass(frozen=True)
@@ -32,9 +33,9 @@ def _label_fields(path: Path) -> dict[str, tuple[int, tuple[str, ...], str]]:
                 continue
             where = f"{path}:{number}"
             try:
-                record = json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                raise DatasetError(f"{where}: not a JSON object ({exc})") from None
+                record = json.loads(raw, parse_int=long_integer)
+            except (ValueError, RecursionError) as exc:  # JSON, UTF-8, 5,000-digit integers
+                raise DatasetError(f"{where}: not a JSON object ({type(exc).__name__})") from None
             label = record.get("label") if isinstance(record, dict) else None
             if label not in (0, 1) or isinstance(label, bool):
                 raise DatasetError(
@@ -44,8 +45,18 @@ def _label_fields(path: Path) -> dict[str, tuple[int, tuple[str, ...], str]]:
             if not isinstance(types, list) or not all(isinstance(t, str) for t in types):
                 raise DatasetError(f"{where}: hallucination_types: expected a list of strings")
             group = record.get("dataset") or path.stem
-            found[str(record.get("id", f"row-{number}"))] = (label, tuple(types), str(group))
+            found[_label_id(record.get("id"), number)] = (label, tuple(types), str(group))
     return found
+
+
+def _label_id(value: object, number: int) -> str:
+    """The id a labelled row's sample gets (datasets/validation.py): text made writable as
+    there, an integer as its digits."""
+    if isinstance(value, str):
+        return writable(value)[0]
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    return f"row-{number}"
 
 
 def read_labelled(path: Path, limit_per_group: int | None = None) -> list[LabelledSample]:
@@ -53,10 +64,13 @@ def read_labelled(path: Path, limit_per_group: int | None = None) -> list[Labell
         raise DatasetError(f"{path}: labels must be a .jsonl file")
     if not path.is_file():
         raise DatasetError(f"{path}: no such labels file")
+    # the rows first: their reader checks the file (regular, size, rows, ids) before it is read
+    # again for the labels
+    samples = list(iter_samples(DatasetConfig(name=path.stem, path=path)))
     labels = _label_fields(path)
     taken: dict[str, int] = {}
     rows = []
-    for sample in iter_samples(DatasetConfig(name=path.stem, path=path)):
+    for sample in samples:
         label, types, group = labels[sample.id]
         if limit_per_group is not None and taken.get(group, 0) >= limit_per_group:
             continue

@@ -20,6 +20,7 @@ from typing import Any, cast
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
 from ground_gate.file_reader import Unreadable, problem, read_capped
+from ground_gate.masking import mask
 from ground_gate.record import RunRecord, verdicts
 from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.html import render_html
@@ -116,15 +117,16 @@ def report_text(report: Mapping[str, Any]) -> str:
 
 
 def write_files(files: Sequence[tuple[Path | None, Callable[[], str]]], echo: Echo) -> bool:
-    """Write the files asked for ((path or None, its text made on demand) pairs); a file that
-    cannot be written is named (exit 2), and the others are still written."""
+    """Write the files asked for ((path or None, its text made on demand) pairs), every secret
+    masked (masking.py: a row or a judge's message may quote a key); a file that cannot be
+    written is named (exit 2), and the others are still written."""
     written = True
     for path, text in files:
         if path is None:
             continue
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text(), encoding="utf-8")
+            path.write_text(mask(text()), encoding="utf-8")
         except OSError as exc:
             echo(f"ground-gate: error: cannot write {path}: {exc.strerror or exc}")
             written = False

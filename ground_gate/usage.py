@@ -1,10 +1,12 @@
 """What judge calls (or any model calls) spent: a record of counts, shared by the judge that
-counts them and the results, reports and merges that carry them. A leaf: it imports nothing of
-ground_gate."""
+counts them and the results, reports and merges that carry them. A leaf: it imports only the
+table of ranges its counts are read back with (ranges.py)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from ground_gate.ranges import NumberError, check
 
 
 @dataclass
@@ -39,13 +41,15 @@ class Usage:
 
     @classmethod
     def from_dict(cls, raw: object) -> Usage | None:
-        """A Usage from `as_dict()` output, or None when `raw` is not one."""
+        """A Usage from `as_dict()` output, or None when `raw` is not one (a field that is not
+        a count, or seconds, in its range: ground_gate/ranges.py)."""
         if not isinstance(raw, dict):
             return None
         values: dict[str, float | int] = {}
         for name, default in cls().__dict__.items():
-            value = raw.get(name, default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            kind = "seconds" if isinstance(default, float) else "count"
+            try:
+                values[name] = check(kind, raw.get(name, default), f"usage.{name}")
+            except NumberError:
                 return None
-            values[name] = type(default)(value)
         return cls(**values)  # type: ignore[arg-type]

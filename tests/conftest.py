@@ -1,4 +1,5 @@
-"""Every JSON report a test builds is checked against the published schema.
+"""Every JSON report a test builds is checked against the published schema; every test starts
+with no secret registered for masking.
 
 `build_report` is wrapped once for the session, in its own module and wherever a module
 imported it by name (the run command, report_files, the report tests...), so a report built by any
@@ -16,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from ground_gate import masking
 from ground_gate.report import json_report
 from ground_gate.report.schema import schema_problems
 from tests.integration.fake_github import FakeGitHub
@@ -44,6 +46,15 @@ def _holders() -> list[Any]:
         for module in list(sys.modules.values())
         if getattr(module, "__dict__", {}).get("build_report") is _ORIGINAL
     ]
+
+
+@pytest.fixture(autouse=True)
+def _no_secret_registered() -> Iterator[None]:
+    """Every test starts as a process does: no secret registered for masking (a secret an
+    earlier test read would be masked in this one's output)."""
+    masking.forget_all()
+    yield
+    masking.forget_all()
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -31,11 +31,12 @@ from ground_gate.config.model import (
     Threshold,
 )
 from ground_gate.config.paths import dataset_path, link_problem
-from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems
+from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems, secret_names
 from ground_gate.config.schema_check import schema_problems, schema_text
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
 from ground_gate.errors import ConfigError, describe_value
 from ground_gate.file_reader import Unreadable, problem, read_capped
+from ground_gate.masking import register
 
 __all__ = ["load_config", "schema_text"]
 
@@ -63,6 +64,8 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
     if problems:
         lines = sorted(dict.fromkeys(problems), key=lambda p: (p.line, format_key_path(p.path)))
         raise ConfigError("\n".join(p.render(file) for p in lines))
+    for name in secret_names(document):  # masked in everything written from now on
+        register(env.get(name))
     config = _build(data, path, hashlib.sha256(raw).hexdigest(), document)
     return replace(
         config, resolved_digest=resolved_digest(data), scoring_digest=scoring_digest(data)
@@ -236,7 +239,7 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
         else SummaryAccuracyConfig(
             **{**summary, "n_questions": int(summary.get("n_questions", 10))}
         ),
-        rating=None if rating is None else RatingConfig(),
+        rating=None if rating is None else RatingConfig(**rating),
     )
 
 

@@ -1,6 +1,7 @@
 """What the schema cannot say about a config: unique dataset names, min <= max, thresholds on
 enabled metrics, confidence only beside max_drop, a column mapped to one field only, a usable
-judge URL, a sendable API key, prices beside a dollar budget."""
+judge URL, a sendable API key, prices beside a dollar budget, and no secret copied into a
+value that is printed."""
 
 from __future__ import annotations
 
@@ -24,7 +25,47 @@ def rule_problems(document: Document, env: Mapping[str, str]) -> list[Problem]:
         *_threshold_problems(document),
         *_field_problems(document),
         *_judge_problems(document, data["judge"], env),
+        *_secret_problems(document),
     ]
+
+
+def secret_names(document: Document) -> dict[str, str]:
+    """Environment variables that hold secrets -> the key that names them: every `*_env` key
+    of the config (judge.api_key_env, a target's key or token), and judge.api_key_env's
+    default when it is not written."""
+    names: dict[str, str] = {}
+    judge = document.data["judge"]
+    default = DEFAULT_KEY_ENV[judge["provider"]]
+    if default and "api_key_env" not in judge:
+        names[default] = "judge.api_key_env"
+    stack: list[tuple[KeyPath, Any]] = [((), document.data)]
+    while stack:
+        path, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key.endswith("_env") and isinstance(item, str) and item:
+                    names.setdefault(item, format_key_path((*path, key)))
+                stack.append(((*path, key), item))
+        elif isinstance(value, list):
+            stack.extend(((*path, index), item) for index, item in enumerate(value))
+    return names
+
+
+def _secret_problems(document: Document) -> list[Problem]:
+    """`model: ${OPENAI_API_KEY}` would put the key in the comment and every report: a value
+    may not interpolate a variable that a `*_env` key names, set or not."""
+    secrets = secret_names(document)
+    problems = []
+    for path, names in document.references.items():
+        for name in names:
+            if name in secrets:
+                text = (
+                    f"${{{name}}} holds a secret (the variable {secrets[name]} names): the key "
+                    f"cannot be used in `{format_key_path(path)}`"
+                )
+                problems.append(Problem(document.line_of(path), path, text))
+                break
+    return problems
 
 
 def _duplicate_names(document: Document) -> list[Problem]:

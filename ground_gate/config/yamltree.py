@@ -22,7 +22,9 @@ from ground_gate.config.interpolate import (
     interpolate,
     referenced_names,
 )
-from ground_gate.errors import ConfigError
+from ground_gate.errors import ConfigError, describe_value
+from ground_gate.ranges import MAX_DIGITS, MAX_MAGNITUDE
+from ground_gate.writable import writable
 
 KeyPath = tuple[str | int, ...]
 
@@ -58,6 +60,8 @@ class Document:
     key_lines: dict[KeyPath, int] = field(default_factory=dict)
     value_lines: dict[KeyPath, int] = field(default_factory=dict)
     from_env: set[KeyPath] = field(default_factory=set)
+    # the environment variables each interpolated string names (a secret must not be one)
+    references: dict[KeyPath, tuple[str, ...]] = field(default_factory=dict)
 
     def line_of(self, path: KeyPath) -> int:
         """The line of `path`'s key (or list item), else of its nearest ancestor, else 1."""
@@ -183,7 +187,7 @@ class _Builder:
                 raise self._fail(
                     key_node, path, "a key must be a plain name, not a list or mapping"
                 )
-            key = str(key_node.value)
+            key = self._text(key_node, path, str(key_node.value))
             line = key_node.start_mark.line + 1
             if key in explicit:
                 raise self._fail(
@@ -213,10 +217,12 @@ class _Builder:
                 text = interpolate(node.value, self._env)
             except InterpolationError as exc:
                 raise self._fail(node, path, str(exc)) from None
-            if any(self._env.get(name) for name in referenced_names(node.value)):
+            names = tuple(referenced_names(node.value))
+            self._doc.references[path] = names
+            if any(self._env.get(name) for name in names):
                 self._doc.from_env.add(path)
             if node.style is not None:  # quoted: stays a string
-                return text
+                return self._text(node, path, text)
             # Plain scalars are typed after interpolation, so `limit: ${LIMIT:-null}` is a null.
             tag = self._loader.resolve(yaml.ScalarNode, text, (True, False))  # type: ignore[no-untyped-call]
             node = yaml.ScalarNode(tag, text, node.start_mark, node.end_mark)
@@ -224,7 +230,35 @@ class _Builder:
             return node.value
         if node.tag not in _SCALAR_TAGS:
             raise self._fail(node, path, f"unsupported YAML tag '{_short(node.tag)}'")
-        value = self._loader.construct_object(node, deep=True)
+        try:
+            value = self._loader.construct_object(node, deep=True)
+        except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+            digits = sum(ch.isdigit() for ch in node.value)
+            too_big = self._too_big(f"an integer of {digits:,} digits", path)
+            raise self._fail(node, path, too_big) from None
+        if isinstance(value, str):
+            return self._text(node, path, value)
         if node.tag == _FLOAT and not math.isfinite(value):
             raise self._fail(node, path, f"expected a finite number, got {node.value}")
+        number = isinstance(value, int | float) and not isinstance(value, bool)
+        if number and abs(value) >= MAX_MAGNITUDE:
+            raise self._fail(node, path, self._too_big(describe_value(value), path))
         return value
+
+    def _text(self, node: yaml.Node, path: KeyPath, text: str) -> str:
+        """A string (a value or a key): no NUL, which no path, name or header can hold, and
+        no lone surrogate, which no UTF-8 file can (both only come from escapes: "\0",
+        "\ud800")."""
+        if "\x00" in text:
+            raise self._fail(node, path, "holds a NUL character; remove it")
+        if writable(text)[1]:
+            raise self._fail(
+                node,
+                path,
+                "holds a lone surrogate (an escape such as \\ud800); write the character itself",
+            )
+        return text
+
+    def _too_big(self, got: str, path: KeyPath) -> str:
+        shown = "a value from the environment (not shown)" if path in self._doc.from_env else got
+        return f"expected a number of at most {MAX_DIGITS} digits, got {shown}"

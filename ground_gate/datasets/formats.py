@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ground_gate.config.model import Limits
-from ground_gate.errors import DatasetError, describe_json_value
+from ground_gate.errors import DatasetError, describe_json_value, long_integer
 from ground_gate.file_reader import Unreadable, open_regular, problem
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
@@ -136,7 +136,9 @@ def _loads(text: str, file: str, line: int | None = None) -> Any:
     are found here in a JSONL line; in a JSON file, row by row (for the row's line)."""
     hook = _object if line is not None else None
     try:
-        return json.loads(text, object_pairs_hook=hook, parse_constant=NonFinite)
+        return json.loads(
+            text, object_pairs_hook=hook, parse_constant=NonFinite, parse_int=long_integer
+        )
     except json.JSONDecodeError as exc:
         where = line if line is not None else exc.lineno
         raise DatasetError(
@@ -196,8 +198,10 @@ def _json_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
 
 
 # The whole document already parsed, so these scanners only walk valid JSON to find offsets.
-_DECODER = json.JSONDecoder(parse_constant=NonFinite)
-_STRICT = json.JSONDecoder(object_pairs_hook=_object, parse_constant=NonFinite)
+_DECODER = json.JSONDecoder(parse_constant=NonFinite, parse_int=long_integer)
+_STRICT = json.JSONDecoder(
+    object_pairs_hook=_object, parse_constant=NonFinite, parse_int=long_integer
+)
 _SPACE = re.compile(r"[ \t\n\r]*")
 
 

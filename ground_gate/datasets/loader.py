@@ -1,7 +1,12 @@
-"""A dataset of the config -> its `Sample`s, streamed, with unique ids and the row limit."""
+"""A dataset of the config -> its `Sample`s, streamed, with unique ids and the row limit.
+
+Text no UTF-8 file can hold (a JSON row's lone surrogates) becomes U+FFFD here, before the row
+is keyed, judged or written, and the run says so once per dataset.
+"""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -12,6 +17,9 @@ from ground_gate.datasets.limits import check_row
 from ground_gate.datasets.sample import Sample
 from ground_gate.datasets.validation import to_sample
 from ground_gate.errors import DatasetError
+from ground_gate.writable import Notice, writable_value
+
+log = logging.getLogger(__name__)
 
 
 def load_samples(dataset: DatasetConfig) -> list[Sample]:
@@ -23,9 +31,12 @@ def iter_samples(dataset: DatasetConfig) -> Iterator[Sample]:
     first_line: dict[str, int] = {}
     copies: dict[str, int] = {}  # content key -> identical rows seen so far
     count = 0
+    notice = Notice(log, f"dataset '{dataset.name}' ({dataset.path})")
     for row in read_rows(dataset.path, dataset.name, dataset.limits):
         check_row(row, dataset.limits)
-        sample = to_sample(row, dataset.fields)
+        values, replaced = writable_value(row.values)  # nested at most MAX_NESTING deep
+        notice.count(replaced)
+        sample = to_sample(row._replace(values=values), dataset.fields)
         if sample.key.startswith(CONTENT_KEY):
             seen = copies.get(sample.key, 0)
             copies[sample.key] = seen + 1

@@ -13,7 +13,7 @@ from ground_gate.datasets.fields import columns
 from ground_gate.datasets.formats import Row
 from ground_gate.datasets.identity import content_key, id_key
 from ground_gate.datasets.sample import Sample
-from ground_gate.errors import DatasetError, describe_json_value
+from ground_gate.errors import DatasetError, LongInteger, describe_json_value, long_integer
 
 MAX_ID_CHARS = 256  # ids name rows in reports and comments
 
@@ -42,14 +42,15 @@ def _id(row: Row, column: str | None) -> str | None:
     value = None if column is None else row.values[column]
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    if isinstance(value, bool) or not isinstance(value, str | int):
+    if isinstance(value, bool) or not isinstance(value, str | int | LongInteger):
         raise DatasetError(
             f"{row.where}: '{column}' (the id): expected a string or an integer, got "
             f"{describe_json_value(value)}"
         )
-    if isinstance(value, str) and len(value) > MAX_ID_CHARS:
+    chars = value.digits if isinstance(value, LongInteger) else len(str(value))
+    if chars > MAX_ID_CHARS:
         raise DatasetError(
-            f"{row.where}: '{column}' (the id) has {len(value):,} characters; an id is at most "
+            f"{row.where}: '{column}' (the id) has {chars:,} characters; an id is at most "
             f"{MAX_ID_CHARS}"
         )
     return str(value)
@@ -110,8 +111,8 @@ def _chunks_in_cell(cell: str) -> str | list[Any]:
     if not cell.lstrip().startswith("["):
         return cell
     try:
-        value = json.loads(cell)
-    except json.JSONDecodeError:
+        value = json.loads(cell, parse_int=long_integer)
+    except (ValueError, RecursionError):  # not JSON, or JSON no reader can hold
         return cell
     if isinstance(value, list) and all(isinstance(item, str) for item in value):
         return value

@@ -19,14 +19,9 @@ from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
 from ground_gate.errors import ArtifactRefused, ConfigError, GitHubError
-from ground_gate.github.event import (
-    PR_NUMBER_FILE,
-    load_event,
-    read_pr_number_file,
-    workflow_run_head_sha,
-)
+from ground_gate.github.event import PR_NUMBER_FILE, read_pr_number_file, workflow_run_head_sha
 from ground_gate.github.publish import PublishResult, ReportPaths, fenced, publish_report
-from ground_gate.github.step_outputs import annotate, append_step_summary, write_outputs
+from ground_gate.github.step_outputs import annotate, append_step_summary, say, write_outputs
 from ground_gate.github.sticky_comment import DOCS, REPORT_DIR, GitHubAPI, Sleep, with_retries
 
 UNVERIFIED = "reported by the pull request's run, not re-verified"
@@ -111,15 +106,18 @@ def refuse_artifact(settings: Settings, why: str, out: TextIO | None = None) -> 
     why = f"{why}; nothing was posted"
     message = f"not publishing the pull request run's report: {why}"
     annotate("warning", message, out, title="ground-gate")
-    append_step_summary(
-        settings.step_summary_path,
-        "## ground-gate: nothing published\n\nThe pull request run's report was refused, so "
-        f"no comment was posted:\n\n{fenced(why)}",
-        note="> [!NOTE]\n> Trimmed.",
-    )
     summary = "ground-gate: the pull request run's report was refused; nothing was posted"
-    write_outputs(settings.output_path, {"passed": "false", "summary": summary})
-    print(summary, file=out)
+    try:
+        append_step_summary(
+            settings.step_summary_path,
+            "## ground-gate: nothing published\n\nThe pull request run's report was refused, "
+            f"so no comment was posted:\n\n{fenced(why)}",
+            note="> [!NOTE]\n> Trimmed.",
+        )
+        write_outputs(settings.output_path, {"passed": "false", "summary": summary})
+    except GitHubError as exc:
+        annotate("warning", str(exc), out, title="ground-gate")
+    say(summary, out)
     return PublishResult(False, summary, "failed", None, (message,))
 
 
@@ -134,15 +132,17 @@ def check_pr_head(
         return Refusal(
             "not commenting: no github-token; the report is in the job summary", "failed"
         )
-    expected = workflow_run_head_sha(load_event(settings.event_path))
+    expected = workflow_run_head_sha(settings.event)
     try:
         pull = with_retries(lambda: client.get_pull_request(settings.repository, number), sleep)
     except GitHubError as exc:
         return Refusal(f"not commenting: cannot read pull request #{number} ({exc})", "failed")
-    head = ((pull.get("head") or {}).get("sha")) if isinstance(pull, dict) else None
-    if expected is None or head != expected:
+    head = pull.get("head") if isinstance(pull, dict) else None
+    sha = head.get("sha") if isinstance(head, dict) else None
+    if expected is None or not isinstance(sha, str) or sha != expected:
+        shown = sha[:40] if isinstance(sha, str) else None
         return Refusal(
-            f"not commenting: pull request #{number} is at {head}, not at the commit this report "
+            f"not commenting: pull request #{number} is at {shown}, not at the commit this report "
             f"was made for ({expected}); a newer run will report on it",
             "skipped",
         )

@@ -2,6 +2,12 @@
 
 Standard library only (urllib): six calls do not justify a dependency, and urllib honours
 the runner's HTTPS_PROXY / NO_PROXY like every other tool in a job.
+
+What comes back is checked where it enters: every body is read at most MAX_BODY_BYTES once
+decoded (ground_gate/capped.py), every answer must have the shape the operation documents (a
+list of comment objects, a comment with an integer id and a URL, ...), and listing stops at a
+page it has already read and at MAX_PAGES. Anything else is a GitHubError, which the comment
+step turns into a warning: GitHub misbehaving never changes the gate's verdict.
 """
 
 from __future__ import annotations
@@ -16,11 +22,16 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from ground_gate import __version__
+from ground_gate.capped import TooLarge, Unreadable, inflate_all
 from ground_gate.errors import GitHubError
 
 # https://docs.github.com/en/rest/about-the-rest-api/api-versions
 API_VERSION = "2022-11-28"
 PER_PAGE = 100  # the maximum GitHub allows for issue comments
+MAX_PAGES = 100  # 10,000 comments: past that, no comment is worth a thousand more requests
+# A page of 100 comments of at most 65,536 characters each, with their metadata
+MAX_BODY_BYTES = 32 * 2**20
+_MAX_ERROR_BYTES = 64 * 1024
 _NEXT_LINK = re.compile(r'<([^>]+)>\s*;\s*rel="?next"?')
 
 
@@ -34,6 +45,13 @@ class GitHubHTTPError(GitHubError):
 
 class GitHubNetworkError(GitHubError):
     """GitHub could not be reached (connection refused, DNS, timeout, dropped connection)."""
+
+
+class GitHubAnswerError(GitHubError):
+    """GitHub answered, but not with what the operation returns (a shape, a size, a loop)."""
+
+    def __init__(self, method: str, path: str, problem: str) -> None:
+        super().__init__(f"GitHub API {method} {path} answered {problem}")
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -63,35 +81,50 @@ class GitHubClient:
 
     def authenticated_login(self) -> str:
         """The token owner's login. Installation tokens (GITHUB_TOKEN) get 403 here."""
-        return str(self._request("GET", "/user")[0]["login"])
+        user = _object(self._request("GET", "/user")[0], "GET", "/user")
+        login = user.get("login")
+        if not isinstance(login, str) or not login:
+            raise GitHubAnswerError("GET", "/user", "a user without a login")
+        return login
 
     def list_issue_comments(self, repository: str, number: int) -> Iterator[dict[str, Any]]:
-        """Every comment on an issue or PR, oldest first, following `Link: rel="next"`."""
-        url: str | None = f"{self._base}/repos/{repository}/issues/{number}/comments?" + urlencode(
-            {"per_page": PER_PAGE}
-        )
-        while url is not None:
+        """Every comment on an issue or PR, oldest first, following `Link: rel="next"` to a
+        page not read yet, for at most MAX_PAGES pages."""
+        path = f"/repos/{repository}/issues/{number}/comments"
+        url: str | None = f"{self._base}{path}?" + urlencode({"per_page": PER_PAGE})
+        seen: set[str] = set()
+        while url is not None and url not in seen:  # a page linking to itself ends the list
+            if len(seen) == MAX_PAGES:
+                raise GitHubAnswerError("GET", path, f"more than {MAX_PAGES} pages of comments")
+            seen.add(url)
             page, link = self._request("GET", url)
-            yield from page
+            if not isinstance(page, list):
+                raise GitHubAnswerError("GET", path, f"{_kind(page)}, not a list of comments")
+            yield from (_object(item, "GET", path) for item in page)
             url = self._next_page(link)
 
     def create_issue_comment(self, repository: str, number: int, body: str) -> dict[str, Any]:
         path = f"/repos/{repository}/issues/{number}/comments"
-        return dict(self._request("POST", path, {"body": body})[0])
+        return _comment(self._request("POST", path, {"body": body})[0], "POST", path)
 
     def update_issue_comment(self, repository: str, comment_id: int, body: str) -> dict[str, Any]:
         path = f"/repos/{repository}/issues/comments/{comment_id}"
-        return dict(self._request("PATCH", path, {"body": body})[0])
+        return _comment(self._request("PATCH", path, {"body": body})[0], "PATCH", path)
 
     def get_pull_request(self, repository: str, number: int) -> dict[str, Any]:
-        return dict(self._request("GET", f"/repos/{repository}/pulls/{number}")[0])
+        path = f"/repos/{repository}/pulls/{number}"
+        return _object(self._request("GET", path)[0], "GET", path)
 
     def list_run_artifacts(self, repository: str, run_id: str, name: str) -> list[dict[str, Any]]:
         """The artifacts of a workflow run with this exact name (one page: a name is unique
         within a run but for its re-runs' attempts)."""
         query = urlencode({"name": name, "per_page": PER_PAGE})
         path = f"/repos/{repository}/actions/runs/{run_id}/artifacts?{query}"
-        return list(self._request("GET", path)[0].get("artifacts") or [])
+        listing = _object(self._request("GET", path)[0], "GET", path)
+        artifacts = listing.get("artifacts") or []
+        if not isinstance(artifacts, list):
+            raise GitHubAnswerError("GET", path, f"artifacts that are {_kind(artifacts)}")
+        return [_object(item, "GET", path) for item in artifacts]
 
     def _request(
         self, method: str, path_or_url: str, payload: dict[str, Any] | None = None
@@ -118,10 +151,20 @@ class GitHubClient:
 
     @staticmethod
     def _decode(method: str, shown: str, response: HTTPResponse) -> Any:
+        """The JSON body, read at most MAX_BODY_BYTES once decoded."""
         try:
-            return json.loads(response.read().decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise GitHubHTTPError(method, shown, response.status, f"not JSON ({exc})") from None
+            raw = inflate_all(
+                iter(lambda: response.read(64 * 1024), b""),
+                response.headers.get("Content-Encoding"),
+                MAX_BODY_BYTES,
+            )
+        except (TooLarge, Unreadable) as exc:
+            raise GitHubAnswerError(method, shown, f"a body that was refused: {exc}") from None
+        try:
+            return json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+            reason = type(exc).__name__ if isinstance(exc, RecursionError) else str(exc)[:200]
+            raise GitHubHTTPError(method, shown, response.status, f"not JSON ({reason})") from None
 
     def _next_page(self, link: str | None) -> str | None:
         match = _NEXT_LINK.search(link or "")
@@ -135,10 +178,35 @@ class GitHubClient:
 
 
 def _error_message(exc: urllib.error.HTTPError) -> str:
+    """GitHub's message in an error answer (its first 64 KiB), on one line, at most 300
+    characters; the reason phrase when there is none."""
     try:
-        payload = json.loads(exc.read().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError):
-        return str(exc.reason or "no message")
-    if isinstance(payload, dict) and isinstance(payload.get("message"), str):
-        return str(payload["message"])
-    return str(exc.reason or "no message")
+        payload = json.loads(exc.read(_MAX_ERROR_BYTES).decode("utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError, RecursionError):
+        payload = None
+    message = payload.get("message") if isinstance(payload, dict) else None
+    if not isinstance(message, str):
+        message = str(exc.reason or "no message")
+    return " ".join(message.split())[:300]
+
+
+def _kind(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", type(None): "null"}
+    return names.get(type(value), "a number" if isinstance(value, int | float) else "a value")
+
+
+def _object(value: Any, method: str, path: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise GitHubAnswerError(method, path, f"{_kind(value)} where an object was expected")
+    return value
+
+
+def _comment(value: Any, method: str, path: str) -> dict[str, Any]:
+    """A comment GitHub created or edited: an object with a positive integer id and its URL."""
+    comment = _object(value, method, path)
+    comment_id, url = comment.get("id"), comment.get("html_url")
+    if isinstance(comment_id, bool) or not isinstance(comment_id, int) or comment_id < 1:
+        raise GitHubAnswerError(method, path, "a comment without an id")
+    if not isinstance(url, str) or not url:
+        raise GitHubAnswerError(method, path, "a comment without an html_url")
+    return comment

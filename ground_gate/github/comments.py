@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS, fit_body
+from ground_gate.masking import mask
 
 # The author of comments posted with the workflow's GITHUB_TOKEN.
 GITHUB_ACTIONS_LOGIN = "github-actions[bot]"
@@ -38,19 +39,23 @@ def marker(comment_id: str) -> str:
 
 
 def comment_body(markdown: str, comment_id: str, *, note: str) -> tuple[str, bool]:
-    """The marker line, then the report fitted under GitHub's comment limit."""
+    """The marker line, then the report fitted under GitHub's comment limit (secrets masked)."""
     head = marker(comment_id) + "\n"
+    markdown = mask(markdown)
     fitted = fit_body(markdown, COMMENT_LIMIT_CHARS - len(head), note=note)
     return head + fitted, fitted != markdown
 
 
 def find_sticky(comments: Any, comment_id: str, author: str) -> dict[str, Any] | None:
-    """The newest comment by `author` whose body carries our marker (listings are oldest first)."""
+    """The newest comment by `author` whose body carries our marker (listings are oldest first).
+    A comment of another shape (no author, a body that is not text, no usable id) is not ours."""
     tag = marker(comment_id)
     found: dict[str, Any] | None = None
     for comment in comments:
-        user = comment.get("user") or {}
-        if user.get("login") == author and tag in (comment.get("body") or ""):
+        user, body, number = comment.get("user"), comment.get("body"), comment.get("id")
+        login = user.get("login") if isinstance(user, dict) else None
+        usable = isinstance(number, int) and not isinstance(number, bool) and number > 0
+        if login == author and isinstance(body, str) and tag in body and usable:
             found = comment
     return found
 

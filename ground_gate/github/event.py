@@ -5,11 +5,12 @@ https://docs.github.com/en/webhooks/webhook-events-and-payloads
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from ground_gate.errors import ConfigError
+from ground_gate.runner_files import read_event_payload
 
 # Events whose payload carries the PR itself under `pull_request`.
 PULL_REQUEST_EVENTS = frozenset(
@@ -26,32 +27,30 @@ PR_NUMBER_FILE = "pr-number.txt"
 
 
 def load_event(path: Path | None) -> dict[str, Any]:
-    if path is None:
-        return {}
-    try:
-        payload = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise ConfigError(f"{path}: cannot read the event payload: {exc}") from exc
-    if not isinstance(payload, dict):
-        raise ConfigError(f"{path}: expected the event payload to be a JSON object")
-    return payload
+    """The event payload (action_settings reads it the same way, once, before any work)."""
+    return {} if path is None else read_event_payload(path)
 
 
-def pr_number(event_name: str, payload: dict[str, Any]) -> int | None:
-    """The PR number for PR events and comments on a PR; None for anything else."""
+def pr_number(event_name: str, payload: Mapping[str, Any]) -> int | None:
+    """The PR number for PR events and comments on a PR; None for anything else, whatever
+    shape the payload has."""
     if event_name in PULL_REQUEST_EVENTS:
-        return _positive_int((payload.get("pull_request") or {}).get("number"))
+        return _positive_int(_object(payload.get("pull_request")).get("number"))
     if event_name == "issue_comment":
-        issue = payload.get("issue") or {}
+        issue = _object(payload.get("issue"))
         # An issue_comment on a plain issue has no `pull_request` key.
         if issue.get("pull_request"):
             return _positive_int(issue.get("number"))
     return None
 
 
-def workflow_run_head_sha(payload: dict[str, Any]) -> str | None:
-    sha = (payload.get("workflow_run") or {}).get("head_sha")
+def workflow_run_head_sha(payload: Mapping[str, Any]) -> str | None:
+    sha = _object(payload.get("workflow_run")).get("head_sha")
     return sha if isinstance(sha, str) and sha else None
+
+
+def _object(value: Any) -> Mapping[str, Any]:
+    return value if isinstance(value, Mapping) else {}
 
 
 def read_pr_number_file(path: Path) -> int:

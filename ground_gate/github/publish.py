@@ -12,16 +12,24 @@ import json
 import re
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
+from ground_gate.errors import GitHubError
 from ground_gate.github import verdicts
-from ground_gate.github.event import PR_NUMBER_FILE, load_event, pr_number, write_pr_number_file
-from ground_gate.github.step_outputs import add_mask, annotate, append_step_summary, write_outputs
+from ground_gate.github.event import PR_NUMBER_FILE, pr_number, write_pr_number_file
+from ground_gate.github.step_outputs import (
+    add_mask,
+    annotate,
+    append_step_summary,
+    say,
+    write_outputs,
+)
 from ground_gate.github.sticky_comment import REPORT_DIR, GitHubAPI, Sleep, post_comment
+from ground_gate.masking import register
 
 
 @dataclass(frozen=True)
@@ -62,10 +70,12 @@ def report_paths(settings: Settings) -> ReportPaths:
 
 
 def mask_secrets(settings: Settings, out: TextIO | None = None) -> None:
-    """Register the secrets with the runner's log masking; call before anything is logged."""
+    """Register the secrets with the runner's log masking, and with ours (every file and line
+    written: ground_gate/masking.py); call before anything is logged."""
     for secret in (settings.openai_api_key, settings.github_token):
         if secret:
             add_mask(secret, out or sys.stdout)
+            register(secret)
 
 
 def publish(
@@ -117,29 +127,33 @@ def publish_report(
         warnings.append(message)
         annotate("warning", message, out, title="ground-gate")
 
-    shown_md = _shown(paths.markdown, settings.workspace)
-    if append_step_summary(
-        settings.step_summary_path,
-        markdown,
-        note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
-        f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
-    ):
-        warn("the job summary was trimmed to GitHub's 1 MiB limit")
-    _write_outputs(settings, report, passed=passed, summary=summary, paths=paths)
+    try:
+        if _append_summary(settings, markdown, paths):
+            warn("the job summary was trimmed to GitHub's 1 MiB limit")
+        _write_outputs(settings, report, passed=passed, summary=summary, paths=paths)
+    except GitHubError as exc:  # the verdict stands; the step's log says what is missing
+        warn(str(exc))
     _annotate_failures(report, out)
 
-    number = pr_number
-    if number is None and not settings.publish_only:
-        number = _event_pr_number(settings)
-        if number is not None and paths.directory.is_dir():
-            write_pr_number_file(paths.pr_number, number)
+    number = pr_number if pr_number is not None else _event_pr_number(settings, paths, warn)
     if blocked:
         warn(blocked)
         outcome, url = "skipped", None
     else:  # the page is linked by the post step, once it is uploaded (github/page_link.py)
         outcome, url = post_comment(settings, client, markdown, number, warn, out, sleep)
-    print(summary, file=out)
+    say(summary, out)
     return PublishResult(passed, summary, outcome, url, tuple(warnings))
+
+
+def _append_summary(settings: Settings, markdown: str, paths: ReportPaths) -> bool:
+    """The report in the job summary; whether it had to be trimmed."""
+    shown_md = _shown(paths.markdown, settings.workspace)
+    return append_step_summary(
+        settings.step_summary_path,
+        markdown,
+        note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
+        f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
+    )
 
 
 def report_error(settings: Settings, message: str, out: TextIO | None = None) -> None:
@@ -150,15 +164,18 @@ def report_error(settings: Settings, message: str, out: TextIO | None = None) ->
     """
     out = out or sys.stdout
     annotate("error", message, out, title="ground-gate")
-    append_step_summary(
-        settings.step_summary_path,
-        f"## ground-gate could not run\n\n{fenced(message)}",
-        note="> [!NOTE]\n> The message was trimmed.",
-    )
-    write_outputs(
-        settings.output_path,
-        {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
-    )
+    try:
+        append_step_summary(
+            settings.step_summary_path,
+            f"## ground-gate could not run\n\n{fenced(message)}",
+            note="> [!NOTE]\n> The message was trimmed.",
+        )
+        write_outputs(
+            settings.output_path,
+            {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
+        )
+    except GitHubError as exc:
+        annotate("warning", str(exc), out, title="ground-gate")
 
 
 def fenced(message: str) -> str:
@@ -195,8 +212,20 @@ def _made_here(path: Path, settings: Settings) -> str:
     return _shown(path, settings.workspace)
 
 
-def _event_pr_number(settings: Settings) -> int | None:
-    return pr_number(settings.event_name, load_event(settings.event_path))
+def _event_pr_number(
+    settings: Settings, paths: ReportPaths, warn: Callable[[str], None]
+) -> int | None:
+    """The pull request of this run's event, written beside the reports for the workflow_run
+    half (a workflow_run run publishes another run's: it has none of its own)."""
+    if settings.publish_only:
+        return None
+    number = pr_number(settings.event_name, settings.event)
+    if number is not None and paths.directory.is_dir():
+        try:
+            write_pr_number_file(paths.pr_number, number)
+        except OSError as exc:
+            warn(f"cannot write {paths.pr_number}: {exc.strerror or exc}")
+    return number
 
 
 def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:

@@ -10,7 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
+from ground_gate.errors import GitHubError
 from ground_gate.github.body_limit import fit_body
+from ground_gate.masking import mask
 
 # The runner refuses to upload a step summary over 1 MiB ("upload aborted").
 # https://docs.github.com/en/actions/writing-workflows/choosing-what-your-workflow-does/workflow-commands-for-github-actions#step-isolation-and-limits
@@ -42,9 +44,16 @@ def add_mask(secret: str, out: TextIO) -> None:
             print(command("add-mask", line), file=out)
 
 
+def say(line: str, out: TextIO) -> None:
+    """One line of the step's log (secrets masked)."""
+    print(mask(line), file=out)
+
+
 def annotate(level: str, message: str, out: TextIO, *, title: str | None = None) -> None:
-    """An `::error::` / `::warning::` / `::notice::` annotation shown on the run's summary page."""
-    print(command(level, message, {"title": title} if title else None), file=out)
+    """An `::error::` / `::warning::` / `::notice::` annotation shown on the run's summary page
+    (secrets masked: ground_gate/masking.py)."""
+    props = {"title": mask(title)} if title else None
+    print(command(level, mask(message), props), file=out)
 
 
 def write_outputs(path: Path | None, outputs: Mapping[str, str]) -> None:
@@ -57,10 +66,10 @@ def write_outputs(path: Path | None, outputs: Mapping[str, str]) -> None:
         return
     blocks = []
     for name, value in outputs.items():
+        value = mask(value)
         delimiter = _delimiter(name, value)
         blocks.append(f"{name}<<{delimiter}\n{value}\n{delimiter}\n")
-    with path.open("a", encoding="utf-8", newline="\n") as fh:
-        fh.write("".join(blocks))
+    _append(path, "".join(blocks), "GITHUB_OUTPUT")
 
 
 def append_step_summary(path: Path | None, markdown: str, *, note: str) -> bool:
@@ -70,14 +79,25 @@ def append_step_summary(path: Path | None, markdown: str, *, note: str) -> bool:
     """
     if path is None:
         return False
-    used = path.stat().st_size if path.exists() else 0
+    try:
+        used = path.stat().st_size if path.exists() else 0
+    except OSError as exc:
+        raise GitHubError(f"cannot write the job summary {path}: {exc.strerror}") from None
     budget = STEP_SUMMARY_LIMIT_BYTES - used
     separator = "\n" if used else ""
-    text = separator + markdown.rstrip("\n") + "\n"
+    text = separator + mask(markdown).rstrip("\n") + "\n"
     fitted = fit_body(text, budget, note=note, measure=_utf8_len)
-    with path.open("a", encoding="utf-8", newline="\n") as fh:
-        fh.write(fitted)
+    _append(path, fitted, "the job summary")
     return fitted != text
+
+
+def _append(path: Path, text: str, what: str) -> None:
+    """Append to a file the runner reads after the step; GitHubError when it cannot be."""
+    try:
+        with path.open("a", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise GitHubError(f"cannot write {what} {path}: {exc.strerror or exc}") from None
 
 
 def _utf8_len(text: str) -> int:

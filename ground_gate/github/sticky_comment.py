@@ -11,6 +11,7 @@ from ground_gate.errors import GitHubError
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubHTTPError, GitHubNetworkError
 from ground_gate.github.comments import GITHUB_ACTIONS_LOGIN, CommentResult, upsert_sticky
+from ground_gate.github.step_outputs import say
 
 DOCS = "docs/github-action.md"
 REPORT_DIR = "ground-gate-report"
@@ -77,7 +78,7 @@ def post_comment(
         return "failed", None
     if result.trimmed:
         warn(f"the comment was trimmed to GitHub's {COMMENT_LIMIT_CHARS:,}-character limit")
-    print(f"ground-gate: {result.action} comment {result.url}", file=out)
+    say(f"ground-gate: {result.action} comment {result.url}", out)
     return result.action, result.url
 
 

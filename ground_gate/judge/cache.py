@@ -3,7 +3,9 @@
 Content addressing makes invalidation automatic (any change to model, parameters, messages or
 prompt version is a new key) and lets concurrent runs share a directory: each entry is written
 to a temporary file and renamed into place, so a reader sees a whole entry or none.
-A damaged entry is a miss, and the next put replaces it.
+A damaged entry is a miss, and the next put replaces it: one that is not JSON, or whose numbers
+break their ranges (a NaN log-probability, a negative token count: ground_gate/ranges.py), or
+whose text no UTF-8 file can hold, is asked again rather than replayed.
 
 Entries are readable by everyone the umask allows (0644 by default), not mkstemp's 0600: the
 action's container writes them as root, and `actions/cache` saves them afterwards as the
@@ -27,8 +29,11 @@ from pathlib import Path
 from typing import Any
 
 from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest
+from ground_gate.judge.response import MalformedResponse, top_logprobs
 from ground_gate.judge.structured import validation_error
+from ground_gate.masking import mask
 from ground_gate.usage import Usage
+from ground_gate.writable import writable_value
 
 log = logging.getLogger(__name__)
 
@@ -105,15 +110,17 @@ class JudgeCache:
         """The stored entry, or None when absent, unreadable or not a JSON object."""
         try:
             raw = self.path_for(key).read_bytes()
-            value = json.loads(raw.decode("utf-8"))
-        except (OSError, ValueError):
+            value = json.loads(raw.decode("utf-8"), parse_constant=_refuse_constant)
+        except (OSError, ValueError, RecursionError):
             return None
         return value if isinstance(value, dict) else None
 
     def put(self, key: str, value: Mapping[str, Any]) -> None:
         path = self.path_for(key)
         path.parent.mkdir(parents=True, exist_ok=True)
-        data = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        # masked: actions/cache saves the folder, and a fork's run can restore the base's
+        text = mask(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+        data = text.encode("utf-8")
         fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{key[:8]}.", suffix=".tmp")
         try:
             os.fchmod(fd, _FILE_MODE)
@@ -144,18 +151,18 @@ class CompletionCache:
     def get(self, key: str, schema: Mapping[str, Any] | None) -> Completion | None:
         """The stored completion, or None when absent or unusable for a request with `schema`."""
         entry = self._cache.get(key) if self._cache is not None else None
-        if entry is None:
+        if entry is None or writable_value(entry)[1]:
             return None
         text = entry.get("text")
-        raw_top = entry.get("top_logprobs", [])
         data = entry.get("data")
-        if not isinstance(text, str) or not _is_logprob_list(raw_top):
+        top = _top_logprobs(entry.get("top_logprobs", []))
+        if not isinstance(text, str) or top is None:
             return None
         if schema is not None and validation_error(data, schema):
             return None
         return Completion(
             text=text,
-            top_logprobs=tuple(dict(item) for item in raw_top),
+            top_logprobs=top,
             data=data if schema is not None else None,
             usage=Usage(cache_hits=1),
             cost=Usage.from_dict(entry.get("usage")),
@@ -183,13 +190,24 @@ class CompletionCache:
                 )
 
 
-def _is_logprob_list(value: Any) -> bool:
-    """Whether `value` is a stored `top_logprobs`: a list of {token: log-probability} objects."""
-    return isinstance(value, list) and all(
-        isinstance(item, dict)
-        and all(
-            isinstance(k, str) and isinstance(v, int | float) and not isinstance(v, bool)
-            for k, v in item.items()
-        )
-        for item in value
-    )
+def _top_logprobs(stored: Any) -> tuple[dict[str, float], ...] | None:
+    """A stored `top_logprobs` (a list of {token: log-probability} objects) read as a reply's
+    are, every number checked; None when it is not one."""
+    if not isinstance(stored, list) or not all(isinstance(item, dict) for item in stored):
+        return None
+    as_reply = {
+        "logprobs": {
+            "content": [
+                {"top_logprobs": [{"token": t, "logprob": lp} for t, lp in item.items()]}
+                for item in stored
+            ]
+        }
+    }
+    try:
+        return tuple(dict(item) for item in top_logprobs(as_reply))
+    except MalformedResponse:
+        return None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

@@ -2,7 +2,8 @@
 
 The SDK's own retries are off (max_retries=0): the judge retries by one policy of its own
 (`failures.py`) that covers every server, counts retries in Usage, honours Retry-After, and
-stops the whole run at once when the endpoint is down.
+stops the whole run at once when the endpoint is down. Every body they read is bounded
+(`transport.py`).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import openai
 
 from ground_gate.errors import ConfigError, JudgeUnavailableError
+from ground_gate.judge.transport import bounded_http_client
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Local and self-hosted servers ignore the key, but the SDK insists on having one.
@@ -32,6 +34,7 @@ def build_openai_client(
         base_url=base_url or DEFAULT_OPENAI_BASE_URL,
         timeout=timeout_s,
         max_retries=0,
+        http_client=bounded_http_client(),
     )
 
 
@@ -54,4 +57,5 @@ def build_azure_client(
         api_version=api_version,
         timeout=timeout_s,
         max_retries=0,
+        http_client=bounded_http_client(),
     )

@@ -2,13 +2,14 @@
 
 This module owns the flow of one request: the cache first, then the call with retries, then
 structured-output validation with one repair. What it leans on lives beside it: the clients
-(`clients.py`), what each failure means (`failures.py`), how long to wait (`retry.py`), how a
-response is read (`response.py`), the response_format and tolerant JSON parsing
-(`structured.py`) and the cache (`cache.py`).
+(`clients.py`) and their bounded bodies (`transport.py`), what each failure means
+(`failures.py`), how long to wait (`retry.py`), how a response is read and checked
+(`response.py`), the response_format and tolerant JSON parsing (`structured.py`), the one
+repair of invalid JSON (`repair.py`) and the cache (`cache.py`).
 
 The prompt version is the caller's (ground_gate.metrics.prompts.PROMPT_VERSION): it is part of
 every cache key, so bump it there when anything changes what a completion would contain,
-including the repair wording and parsing rules here.
+including the repair wording and parsing rules.
 """
 
 from __future__ import annotations
@@ -23,13 +24,7 @@ from typing import Any, Literal
 import openai
 
 from ground_gate.errors import GroundGateError, JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import (
-    ChatMessage,
-    Completion,
-    JudgeRequest,
-    UnusableReplyError,
-    with_usage,
-)
+from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, with_usage
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.judge.failures import (
@@ -42,15 +37,11 @@ from ground_gate.judge.failures import (
     status_failed,
     wait_seconds,
 )
-from ground_gate.judge.response import TOP_LOGPROBS, Reply, read_reply
-from ground_gate.judge.structured import (
-    StructuredOutputError,
-    json_object_format,
-    json_schema_format,
-    parse_and_validate,
-    repair_message,
-)
+from ground_gate.judge.repair import valid_data
+from ground_gate.judge.response import TOP_LOGPROBS, MalformedResponse, Reply, read_reply
+from ground_gate.judge.structured import json_object_format, json_schema_format
 from ground_gate.usage import Usage
+from ground_gate.writable import Notice
 
 log = logging.getLogger(__name__)
 
@@ -84,12 +75,7 @@ class OpenAIJudge:
         connect: awaited once, before the first request leaves (a cache hit needs none),
         e.g. to start a local server; if it raises, the judge is unavailable from then on.
         limit: judge.budget, asked before every request (retries and repairs included)."""
-        if max_concurrency < 1:
-            raise ValueError("max_concurrency must be at least 1")
-        if max_retries < 0:
-            raise ValueError("max_retries must not be negative")
-        if timeout_s <= 0:
-            raise ValueError("timeout_s must be positive")
+        _check_limits(max_concurrency, max_retries, timeout_s)
         self._client = client
         self._model = model
         self._prompt_version = prompt_version
@@ -113,6 +99,7 @@ class OpenAIJudge:
         self._connect_lock = asyncio.Lock()
         self._usage: dict[str, Usage] = {}
         self._limit = limit
+        self._notice = Notice(log, f"the judge's replies (at {self._host})")
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(model={self._model!r}, host={self._host!r})"
@@ -190,27 +177,14 @@ class OpenAIJudge:
 
     async def _complete_fresh(self, request: JudgeRequest, usage: Usage) -> Completion:
         reply = await self._call(request, request.messages, usage)
-        schema = request.json_schema
-        if schema is None:
-            return Completion(text=reply.text, top_logprobs=reply.top_logprobs, usage=usage)
-        try:
-            data = parse_and_validate(reply.text, schema)
-        except StructuredOutputError as problem:
-            usage.parse_failures += 1
-            repair = (
-                *request.messages,
-                ChatMessage("assistant", reply.text),
-                ChatMessage("user", repair_message(str(problem), schema)),
-            )
-            reply = await self._call(request, repair, usage)
-            try:
-                data = parse_and_validate(reply.text, schema)
-            except StructuredOutputError as second:
-                usage.parse_failures += 1
-                raise UnusableReplyError(
-                    f"the judge's reply for {request.purpose} was not usable JSON after one "
-                    f"repair attempt: {second}"
-                ) from None
+        data = None
+        if request.json_schema is not None:
+
+            async def call(messages: Sequence[ChatMessage]) -> Reply:
+                return await self._call(request, messages, usage)
+
+            reply, data, replaced = await valid_data(request, reply, call, usage)
+            self._notice.count(replaced)
         return Completion(text=reply.text, top_logprobs=reply.top_logprobs, data=data, usage=usage)
 
     async def _call(
@@ -266,11 +240,15 @@ class OpenAIJudge:
                     )
                 reply = read_reply(response, logprobs=request.logprobs, usage=usage)
                 self._answered = True
+                self._notice.count(reply.replaced)
                 return reply
             except openai.APIStatusError as exc:
                 return self._status_failed(exc, response_format)
             except CALL_EXCEPTIONS as exc:
                 return exception_failed(exc, timeout_s=self._timeout_s)
+            except (ValueError, RecursionError) as exc:  # the SDK parsing a body it cannot hold
+                unreadable = MalformedResponse(f"the body cannot be read ({type(exc).__name__})")
+                return exception_failed(unreadable, timeout_s=self._timeout_s)
             finally:
                 usage.seconds += self._clock() - started
                 if self._limit is not None and ticket is not None:
@@ -350,3 +328,12 @@ class OpenAIJudge:
 
     def _account(self, purpose: str, usage: Usage) -> None:
         self._usage.setdefault(purpose, Usage()).add(usage)
+
+
+def _check_limits(max_concurrency: int, max_retries: int, timeout_s: float) -> None:
+    if max_concurrency < 1:
+        raise ValueError("max_concurrency must be at least 1")
+    if max_retries < 0:
+        raise ValueError("max_retries must not be negative")
+    if timeout_s <= 0:
+        raise ValueError("timeout_s must be positive")

@@ -12,6 +12,7 @@ import itertools
 import json
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -183,6 +184,16 @@ class Scripted:
     times: int
     headers: dict[str, str] = field(default_factory=dict)
     message: str = "scripted failure"
+    # a misbehaving GitHub: this answer and these headers, unchecked, instead of the API's
+    answer: Callable[[dict[str, list[str]]], Any] | None = None
+    answer_headers: Callable[[dict[str, list[str]]], dict[str, str]] | None = None
+
+
+@dataclass(frozen=True)
+class Raw:
+    """A body sent as these bytes, not as JSON."""
+
+    data: bytes
 
 
 class FakeGitHub:
@@ -265,6 +276,24 @@ class FakeGitHub:
     ) -> None:
         self._scripted.append(Scripted(route, status, times, headers or {}, message))
 
+    def misbehave(
+        self,
+        route: str,
+        answer: Any,
+        *,
+        status: int = 200,
+        times: int = 1,
+        headers: dict[str, str] | Callable[[dict[str, list[str]]], dict[str, str]] | None = None,
+    ) -> None:
+        """Answer `route` with `answer` (any JSON value, Raw bytes, or a function of the query
+        returning one) and `headers` (or a function of the query) where GitHub would answer
+        its documented shape: what ground-gate does when GitHub misbehaves. The answer is not
+        checked against the OpenAPI description: it is deliberately off."""
+        reply = answer if callable(answer) else (lambda query: answer)
+        fixed = headers if isinstance(headers, dict) else {}
+        extra = headers if callable(headers) else (lambda query: fixed)
+        self._scripted.append(Scripted(route, status, times, answer=reply, answer_headers=extra))
+
     def routes_called(self) -> list[str]:
         return [f"{r.method} {r.route}" for r in self.requests]
 
@@ -326,6 +355,9 @@ class FakeGitHub:
             }
             return 422, {}, invalid
         scripted = self._take_script(name)
+        if scripted is not None and scripted.answer is not None:
+            assert scripted.answer_headers is not None
+            return scripted.status, scripted.answer_headers(query), scripted.answer(query)
         if scripted is not None and scripted.status >= 0:
             if scripted.status == 0:
                 return None
@@ -459,7 +491,7 @@ class FakeGitHub:
                     self.close_connection = True
                     return
                 status, extra, payload = answer
-                data = json.dumps(payload).encode("utf-8")
+                data = payload.data if isinstance(payload, Raw) else json.dumps(payload).encode()
                 self.send_response(status)
                 self.send_header("Content-Type", "application/json; charset=utf-8")
                 self.send_header("Content-Length", str(len(data)))

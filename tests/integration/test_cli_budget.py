@@ -213,3 +213,49 @@ def test_budget__reached_while_quoting_evidence_keeps_the_verdict(tmp_path: Path
     assert report["status"] == unbudgeted["status"]
     assert result.exit_code == (0 if unbudgeted["passed"] else 1)
     assert "budget" in (report["evidence"]["problem"] or "")
+
+
+def lying_usage(tokens: int) -> Any:
+    """realistic_usage's answer, except that it reports `tokens` prompt tokens (negative,
+    fractional, absurd) on every second request."""
+    calls = {"n": 0}
+
+    def handler(body: Any) -> Reply:
+        calls["n"] += 1
+        reply = realistic_usage(body)
+        if calls["n"] % 2:
+            return reply
+        data = json.loads(reply.body)
+        data["usage"]["prompt_tokens"] = tokens
+        return Reply(body=json.dumps(data).encode("utf-8"))
+
+    return handler
+
+
+def spend_3000_tokens(root: Path, handler: Any) -> tuple[Any, dict[str, Any], int]:
+    root.mkdir()
+    with FakeOpenAI(handler=handler) as server:
+        config = write_project(root, server.url, rows=MANY_ROWS, concurrency=1, retries=1)
+        result, report = invoke(with_budget(config, "{max_tokens: 3000}"))
+        return result, report, server.request_count
+
+
+@pytest.mark.parametrize("tokens", [-5000, -1, 10**20], ids=["-5000", "-1", "1e20"])
+def test_budget__a_judge_reporting_bad_usage_cannot_spend_past_3000_tokens(
+    tmp_path: Path, tokens: int
+) -> None:
+    """A negative count would lower what was spent and let the run go on (370 calls where an
+    honest judge stops at about 108): a reply whose usage is not a count is no verdict, it is
+    retried, and what it cost is counted at the estimate, so the 3,000 tokens hold."""
+    _, _, honest = spend_3000_tokens(tmp_path / "honest", realistic_usage)
+    result, report, requests = spend_3000_tokens(tmp_path / "lying", lying_usage(tokens))
+    assert result.exit_code == 2, result.output
+    assert report["status"] == "incomplete" and report["passed"] is False
+    assert report["budget"]["exceeded"] == "max_tokens 3,000 reached"
+    assert report["incomplete"].startswith("the judge budget is spent (max_tokens 3,000 reached)")
+    spent = report["budget"]["spent"]
+    assert 0 < spent["prompt_tokens"] + spent["completion_tokens"] <= 3000
+    assert spent["calls"] == requests <= honest + 1
+    usage = report["usage"]["total"]
+    assert 0 <= usage["prompt_tokens"] <= spent["prompt_tokens"]
+    assert usage["retries"] >= 1

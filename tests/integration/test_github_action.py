@@ -488,6 +488,24 @@ def test_publish__secrets_only_in_mask_commands(tmp_path: Path, fake: FakeGitHub
     assert OPENAI_KEY not in repr(run.settings()) and TOKEN not in repr(run.settings())
 
 
+def test_publish__a_secret_quoted_by_the_report_is_masked_in_everything_written(
+    tmp_path: Path, fake: FakeGitHub
+) -> None:
+    """The second line of defence: a dataset row (or a judge's error) quoting the API key puts
+    it in the markdown; the comment, the job summary, the outputs and the log get *** instead."""
+    run = new_run(tmp_path, fake)
+    leaked = MARKDOWN.replace("invented-price", f"row quoting {OPENAI_KEY} and {TOKEN}")
+    result = do_publish(run, fake, markdown=leaked)
+    assert result.comment == "created"
+    (comment,) = fake.comments[17]
+    masked = MARKDOWN.replace("invented-price", "row quoting *** and ***")
+    assert comment["body"] == f"{MARKER}\n{masked}"
+    assert run.summary.read_text() == masked
+    console = run.console.getvalue()
+    written = console[len(MASKS) :] + run.output.read_text() + comment["body"]
+    assert OPENAI_KEY not in written and TOKEN not in written
+
+
 # --- the fork-safe pair: the workflow_run run publishes the PR run's artifact ----------------
 
 
@@ -507,6 +525,24 @@ def workflow_run_with(tmp_path: Path, fake: FakeGitHub, artifact: Path) -> Run:
     return run
 
 
+def publish_pull_request_run(run: Run) -> PublishResult:
+    """The workflow_run step: the downloaded report read, rendered as the PR run's claim and
+    published with the write token."""
+    settings = run.settings()
+    paths = report_paths(settings)
+    report, number = pull_request_report(settings, paths)
+    return publish_artifact(
+        settings,
+        report=report,
+        markdown=render_claim(report),
+        pr_number=number,
+        client=GitHubClient(settings.api_url, TOKEN),
+        paths=paths,
+        out=run.console,
+        sleep=run.sleeps.append,
+    )
+
+
 def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGitHub) -> None:
     artifact = pr_run_artifact(tmp_path, fake)
     assert sorted(p.name for p in artifact.iterdir()) == [
@@ -521,20 +557,8 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     (artifact / "report.junit.xml").write_text('<testsuites failures="0"/>')
     (artifact / "report.html").write_text("<p>all passed</p>")
     run = workflow_run_with(tmp_path, fake, artifact)
-    settings = run.settings()
-    paths = report_paths(settings)
-    report, number = pull_request_report(settings, paths)
 
-    result = publish_artifact(
-        settings,
-        report=report,
-        markdown=render_claim(report),
-        pr_number=number,
-        client=GitHubClient(settings.api_url, TOKEN),
-        paths=paths,
-        out=run.console,
-        sleep=run.sleeps.append,
-    )
+    result = publish_pull_request_run(run)
 
     assert result.comment == "created"
     # never the artifact's report.md: the JSON, rendered again as the PR run's own claim
@@ -576,19 +600,8 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
     (artifact / "pr-number.txt").write_text("3\n")  # another PR, whose head is elsewhere
     fake.pull_heads[3] = "0000000000000000000000000000000000000003"
     run = workflow_run_with(tmp_path, fake, artifact)
-    settings = run.settings()
-    paths = report_paths(settings)
-    report, number = pull_request_report(settings, paths)
 
-    result = publish_artifact(
-        settings,
-        report=report,
-        markdown=render_claim(report),
-        pr_number=number,
-        client=GitHubClient(settings.api_url, TOKEN),
-        paths=paths,
-        out=run.console,
-    )
+    result = publish_pull_request_run(run)
 
     assert result.comment == "skipped"
     assert result.warnings == (

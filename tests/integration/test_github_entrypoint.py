@@ -150,3 +150,98 @@ def test_entrypoint__the_baseline_input_reaches_the_gate_and_the_comment(
     assert (entry["baseline"]["delta"], entry["baseline"]["direction"]) == (0.0, "noise")
     (comment,) = github.comments[17]
     assert "| \u274c 0.50 \u2192 0.50 < 0.80 |" in comment["body"]
+
+
+def _payload(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "event.json"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("variable", "make", "said"),
+    [
+        ("GITHUB_OUTPUT", lambda tmp: str(tmp), "is a directory"),
+        ("GITHUB_STEP_SUMMARY", lambda tmp: str(tmp), "is a directory"),
+        ("GITHUB_EVENT_PATH", lambda tmp: _payload(tmp, "{not json"), "cannot read the event"),
+        ("GITHUB_EVENT_PATH", lambda tmp: _payload(tmp, "[1, 2]"), "to be a JSON object"),
+        ("GITHUB_EVENT_PATH", lambda tmp: _payload(tmp, '"\\ud800' + "[" * 9), "cannot read"),
+        ("GITHUB_EVENT_PATH", lambda tmp: _payload(tmp, "[" * 100000), "cannot read"),
+        ("GITHUB_EVENT_PATH", lambda tmp: str(tmp), "is a directory"),
+        ("GITHUB_EVENT_PATH", lambda tmp: "/dev/zero", "not a regular file"),
+    ],
+    ids=["output a folder", "summary a folder", "event not JSON", "event a list",
+         "event cut short", "event 100000 deep", "event a folder", "event /dev/zero"],
+)  # fmt: skip
+def test_entrypoint__a_runner_file_that_cannot_be_used_is_exit_2_before_any_judge_call(
+    tmp_path: Path,
+    judge: Any,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    variable: str,
+    make: Any,
+    said: str,
+) -> None:
+    env = action_env(tmp_path, judge, github)
+    env[variable] = make(tmp_path)
+    result = invoke(env, monkeypatch)
+    assert result.exit_code == 2, result.output
+    assert "ground-gate: error: the action's environment is incomplete or invalid:" in result.output
+    assert f"  - {variable}: " in result.output and said in result.output
+    assert "Traceback" not in result.output
+    assert judge.requests == [] and github.requests == []
+
+
+def test_entrypoint__a_fifo_event_payload_is_refused_unread(
+    tmp_path: Path, judge: Any, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+
+    env = action_env(tmp_path, judge, github)
+    env["GITHUB_EVENT_PATH"] = str(tmp_path / "event.fifo")
+    os.mkfifo(env["GITHUB_EVENT_PATH"])  # nobody writes: a reader would block forever
+    result = invoke(env, monkeypatch)
+    assert result.exit_code == 2, result.output
+    assert "not a regular file (a pipe or a device?)" in result.output
+
+
+@pytest.mark.parametrize(
+    "payload",
+    ['{"pull_request": [17]}', '{"pull_request": "17"}', '{"pull_request": {"number": "17"}}',
+     '{"pull_request": {"number": -17}}', '{"pull_request": {"number": 1e999}}', "{}"],
+)  # fmt: skip
+def test_entrypoint__an_event_without_a_usable_pr_number_keeps_the_verdict(
+    tmp_path: Path, judge: Any, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch, payload: str
+) -> None:
+    """Before: `pull_request` as a list raised after the evaluation (exit 1, whatever the
+    verdict). Now there is no pull request to comment on: the verdict's exit code, no comment."""
+    env = action_env(tmp_path, judge, github, fail_on_threshold="false")
+    env["GITHUB_EVENT_PATH"] = _payload(tmp_path, payload)
+    result = invoke(env, monkeypatch)
+    assert result.exit_code == 0, result.output
+    assert "Traceback" not in result.output
+    assert github.comments == {}
+    assert outputs(env)["passed"] == "false"
+
+
+@pytest.mark.parametrize("fail_on_threshold", ["true", "false"])
+def test_entrypoint__github_misbehaving_after_the_gate_keeps_the_exit_code(
+    tmp_path: Path,
+    judge: Any,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    fail_on_threshold: str,
+) -> None:
+    """Before: a list-comments answer that is an object, or a 201 with no id, raised (exit 1
+    whatever the verdict)."""
+    github.misbehave("list-comments", {"message": "an object"})
+    env = action_env(tmp_path, judge, github, fail_on_threshold=fail_on_threshold)
+    result = invoke(env, monkeypatch)
+    assert result.exit_code == (1 if fail_on_threshold == "true" else 0), result.output
+    assert "::warning title=ground-gate::could not comment on pull request #17" in result.output
+    assert "an object, not a list of comments" in result.output
+
+    github.misbehave("create-comment", {}, status=201)
+    again = invoke(env, monkeypatch)
+    assert again.exit_code == result.exit_code, again.output
+    assert "a comment without an id" in again.output

@@ -156,3 +156,28 @@ def test_post__bad_settings_are_one_line_and_exit_0(monkeypatch: pytest.MonkeyPa
     said: list[str] = []
     assert run_post({"GITHUB_REPOSITORY": "not a repo"}, said.append, io.StringIO()) == 0
     assert len(said) == 1 and said[0].startswith("ground-gate: the report page is not linked: ")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [[], {"artifacts": {"id": 1}}, {"artifacts": [5]}, {"artifacts": "x"}, None],
+    ids=["a list", "artifacts an object", "artifacts not objects", "artifacts text", "null"],
+)
+def test_post__an_artifact_listing_of_another_shape_is_one_line_and_exit_0(
+    tmp_path: Path,
+    judge: Any,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    answer: Any,
+) -> None:
+    env = action_env(tmp_path, judge, github)
+    invoke(env, monkeypatch)
+    before = github.comments[17][0]["body"]
+    github.misbehave("list-run-artifacts", answer, times=4)
+
+    code, said = _post(env, monkeypatch)
+
+    assert code == 0, said
+    assert "Traceback" not in said and said.count("::warning") == 1
+    assert "GitHub did not list this run's artifacts" in said
+    assert github.comments[17][0]["body"] == before

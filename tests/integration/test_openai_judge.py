@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import socket
@@ -145,11 +146,11 @@ async def test_openai_judge__reads_top_logprobs_per_token(
     server: FakeOpenAI, make_judge: JudgeFactory
 ) -> None:
     server.push(
-        completion("Yes.", logprobs=[{"Yes": -0.05, "No": -3.2, "yes": -4.0}, {".": -0.01}])
+        completion("Yes.", logprobs=[{"Yes": -0.05, "No": -3.2, "yes": -5.0}, {".": -0.01}])
     )
     judge = make_judge(server.url)
     result = await judge.complete(ask(max_tokens=2, logprobs=True))
-    assert result.top_logprobs == ({"Yes": -0.05, "No": -3.2, "yes": -4.0}, {".": -0.01})
+    assert result.top_logprobs == ({"Yes": -0.05, "No": -3.2, "yes": -5.0}, {".": -0.01})
     assert server.requests[0].body["logprobs"] is True
     assert server.requests[0].body["top_logprobs"] == 20
 
@@ -522,6 +523,71 @@ async def test_openai_judge__a_cache_entry_without_a_recorded_cost_is_still_a_hi
     result = await make_judge(server.url, cache=cache).complete(ask())
     assert (result.text, result.cached, result.cost) == ("Yes", True, None)
     assert server.request_count == 1
+
+
+# Entries the judge never writes: each breaks a range of ground_gate/ranges.py, or holds text
+# no UTF-8 file can (a lone surrogate). Each is discarded and the judge asked again.
+HOSTILE_ENTRIES = {
+    "logprob-nan": '{"text": "Yes", "top_logprobs": [{"Yes": NaN}], "data": null}',
+    "logprob-infinity": '{"text": "Yes", "top_logprobs": [{"Yes": Infinity}], "data": null}',
+    "logprob-1e999": '{"text": "Yes", "top_logprobs": [{"Yes": 1e999}], "data": null}',
+    "logprob-1000": '{"text": "Yes", "top_logprobs": [{"Yes": 1000.0}], "data": null}',
+    "logprob-positive": '{"text": "Yes", "top_logprobs": [{"Yes": 0.4}], "data": null}',
+    "above-one": '{"text": "Yes", "top_logprobs": [{"Yes": -0.1, "yes": -0.1}], "data": null}',
+    "logprob-a-string": '{"text": "Yes", "top_logprobs": [{"Yes": "-0.1"}], "data": null}',
+    "logprob-400-digits": '{"text": "Yes", "top_logprobs": [{"Yes": -%s}], "data": null}'
+    % ("9" * 400),
+    "logprobs-an-object": '{"text": "Yes", "top_logprobs": {"Yes": -0.1}, "data": null}',
+    "text-a-number": '{"text": 1, "top_logprobs": [], "data": null}',
+    "text-lone-surrogate": '{"text": "Y\\ud800s", "top_logprobs": [], "data": null}',
+    "token-lone-surrogate": '{"text": "Yes", "top_logprobs": [{"\\udfff": -0.1}], "data": null}',
+    "5000-digit-integer": '{"text": "Yes", "top_logprobs": [], "n": %s}' % ("9" * 5000),
+    "nested-100000-deep": '{"text": "Yes", "top_logprobs": [], "data": %s}'
+    % ("[" * 100000 + "]" * 100000),
+}
+
+
+@pytest.mark.parametrize("entry", HOSTILE_ENTRIES.values(), ids=HOSTILE_ENTRIES.keys())
+async def test_openai_judge__a_cache_entry_breaking_a_range_is_discarded_and_asked_again(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path, entry: str
+) -> None:
+    cache = JudgeCache(tmp_path)
+    server.set_handler(lambda body: completion("No", logprobs=[{"No": -0.1, "Yes": -2.4}]))
+    await make_judge(server.url, cache=cache).complete(ask(logprobs=True))
+    [path] = [p for p in tmp_path.rglob("*.json")]
+    path.write_text(entry, encoding="utf-8")
+    result = await make_judge(server.url, cache=cache).complete(ask(logprobs=True))
+    assert (result.text, result.cached) == ("No", False)
+    assert result.top_logprobs == ({"No": -0.1, "Yes": -2.4},)
+    assert server.request_count == 2
+    assert json.loads(path.read_text(encoding="utf-8"))["text"] == "No"  # replaced
+
+
+@pytest.mark.parametrize(
+    "usage",
+    [
+        {"calls": -3},
+        {"prompt_tokens": -5000},
+        {"seconds": -1.0},
+        {"completion_tokens": 1.5},
+        {"retries": 10**20},
+    ],
+    ids=str,
+)
+async def test_openai_judge__a_cache_entry_with_a_bad_cost_is_a_hit_of_unknown_cost(
+    server: FakeOpenAI, make_judge: JudgeFactory, tmp_path: Path, usage: dict[str, Any]
+) -> None:
+    """The verdict in the entry is sound; only its recorded cost is not: the cost is unknown
+    (as for entries written before costs were recorded), never a negative figure."""
+    cache = JudgeCache(tmp_path)
+    server.push(completion("Yes"))
+    await make_judge(server.url, cache=cache).complete(ask())
+    [path] = [p for p in tmp_path.rglob("*.json")]
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    entry["usage"].update(usage)
+    path.write_text(json.dumps(entry), encoding="utf-8")
+    result = await make_judge(server.url, cache=cache).complete(ask())
+    assert (result.text, result.cached, result.cost) == ("Yes", True, None)
 
 
 async def test_openai_judge__changed_inputs_miss_the_cache(

@@ -448,3 +448,31 @@ def test_load_samples__directory() -> None:
     assert error_of(DatasetConfig(name="ds", path=Path("dir.csv"))) == (
         "dir.csv: is a directory, expected a dataset file (dataset 'ds')"
     )
+
+
+def test_load_samples__lone_surrogates_become_replacement_characters_said_once(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """JSON may spell a lone surrogate; no UTF-8 file can hold one, so it is replaced where
+    the row enters, before the row is keyed (the key is a digest of its UTF-8 text)."""
+    path = tmp_path / "rows.jsonl"
+    rows = [
+        '{"id": "a\\ud800", "contexts": ["Doc \\udfff."], "answer": "It is \\ud83d."}',
+        '{"contexts": ["Doc."], "answer": "Also \\ud800 here."}',
+        '{"id": "c", "contexts": ["Doc."], "answer": "Fine \\ud83d\\ude00."}',  # a real pair
+    ]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    with caplog.at_level("WARNING", logger="ground_gate"):
+        samples = load_samples(DatasetConfig(name="d", path=path))
+    assert [s.id for s in samples] == ["a\ufffd", "row-2", "c"]
+    assert samples[0].sources == ("Doc \ufffd.",)
+    assert samples[0].response == "It is \ufffd."
+    assert samples[1].response == "Also \ufffd here."
+    assert samples[2].response == "Fine \U0001f600."
+    for sample in samples:
+        f"{sample.id}{sample.sources}{sample.response}{sample.key}".encode()
+    said = [r.getMessage() for r in caplog.records]
+    assert said == [
+        f"dataset 'd' ({path}) held code points no UTF-8 file can hold (lone surrogates); "
+        "each is shown as U+FFFD (said once)"
+    ]

@@ -12,8 +12,13 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[2] / "ground_gate"
 LEAVES: dict[str, tuple[str, ...]] = {
-    "errors": (), "sentences": (), "stats": (), "exit_codes": (), "progress": (), "usage": (),
+    "errors": (), "sentences": (), "stats": (), "exit_codes": (), "progress": (),
     "file_reader": (), "numbers": (),
+    # what enters is checked where it enters: numbers (ranges), text (writable), HTTP bodies
+    # (capped); usage's counts are read back through the ranges
+    "ranges": ("errors",), "writable": (), "capped": (), "usage": ("ranges",),
+    # secrets masked in everything written: registered where read, applied by every writer
+    "masking": (),
 }  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
@@ -22,11 +27,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "__main__": ("cli",),
     "cli": (
         "cli_options", "console", "action", "commands", "report_files", "config", "datasets",
-        "local", "errors", "exit_codes",
+        "local", "errors", "exit_codes", "masking",
     ),
-    "cli_options": ("datasets", "errors", "exit_codes"),
+    "cli_options": ("datasets", "errors", "exit_codes", "masking"),
     # what the commands print: the report, the summary for people at a terminal
-    "console": ("cli_options", "report_files", "report", "errors", "exit_codes"),
+    "console": ("cli_options", "report_files", "report", "errors", "exit_codes", "masking"),
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
@@ -43,7 +48,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "file_reader", "errors", "exit_codes",
     ),
     # a run's report files, written in one place and read back by one strict reader
-    "report_files": ("record", "report", "file_reader", "errors", "exit_codes"),
+    "report_files": ("record", "report", "file_reader", "errors", "exit_codes", "masking"),
     # shards' records joined into the unsharded run's
     "shard_merge": ("record", "results", "usage", "errors"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
@@ -54,9 +59,12 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     ),
     "workload": ("config", "datasets", "metrics", "errors"),
     # publishing to GitHub reads the JSON report only: no evaluation code
-    "github": ("action_settings", "errors"),
-    # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
-    "action_settings": ("datasets", "errors"),
+    "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
+    # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
+    # payload is read once, bounded (capped)
+    "action_settings": ("datasets", "errors", "runner_files"),
+    # the event payload and the runner's output files, checked before any work
+    "runner_files": ("file_reader", "errors"),
     # evaluation
     "evidence": ("runner", "metrics", "judge", "datasets", "results", "errors", "usage"),
     "runner": ("metrics", "judge", "datasets", "results", "config", "progress", "errors", "usage"),
@@ -69,15 +77,17 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "gate": ("dataset_scores", "results", "config", "numbers"),
     "dataset_scores": ("results", "stats"),
     "agreement": ("gate", "config", "stats"),
-    "labels": ("datasets", "config", "errors"),
+    "labels": ("datasets", "config", "errors", "writable"),
     "metrics": ("judge", "datasets", "results", "config", "sentences", "errors", "usage"),
     # judging: the judge knows nothing of metrics or reports
-    "judge": ("local", "config", "progress", "errors", "usage"),
+    "judge": (
+        "local", "config", "progress", "errors", "usage", "ranges", "writable", "capped", "masking",
+    ),
     "local": ("progress", "errors"),
     "results": ("usage",),
     # data
-    "datasets": ("config", "file_reader", "errors"),
-    "config": ("file_reader", "errors"),
+    "datasets": ("config", "file_reader", "errors", "writable"),
+    "config": ("file_reader", "errors", "ranges", "masking", "writable"),
     **LEAVES,
 }  # fmt: skip
 

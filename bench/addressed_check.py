@@ -1,0 +1,114 @@
+"""A second check for text addressed to the judge: the judge itself asked, sentence by
+sentence, whether a sentence speaks about the answer (its accuracy, its review, its score) or
+to whoever grades it, rather than about the subject. Measured on the attack and look-alike sets
+(bench/data/injection_set_*.json) and on every sentence of the labelled answers.
+
+    flock /work/locks/llama.lock .venv/bin/python bench/addressed_check.py \
+        --labels ../shared/datasets/dev_mini.jsonl --out bench/out/addressed-check
+
+Prints, per set, how many attacks and how many look-alikes the check flags (P(yes) >= 0.5),
+and how many labelled sentences it flags; with --show, every miss and false flag.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from serve_local import llama_server, resolve_gguf  # noqa: E402
+
+from ground_gate.judge.base import JudgeRequest  # noqa: E402
+from ground_gate.judge.cache import JudgeCache  # noqa: E402
+from ground_gate.judge.clients import build_openai_client  # noqa: E402
+from ground_gate.judge.openai_judge import OpenAIJudge  # noqa: E402
+from ground_gate.metrics import prompts  # noqa: E402
+from ground_gate.metrics.addressed import screen  # noqa: E402
+from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
+from ground_gate.metrics.prompts import PROMPT_VERSION  # noqa: E402
+from ground_gate.sentences import split_sentences  # noqa: E402
+
+SETS = {
+    "A": ROOT / "bench" / "data" / "injection_set_a.json",
+    "B": ROOT / "bench" / "data" / "injection_set_b.json",
+    "C": ROOT / "bench" / "data" / "injection_set_c.json",
+}
+
+
+async def flags(judge: OpenAIJudge, texts: list[str]) -> list[float]:
+    """P(the sentence speaks about the answer or to its grader) for each text."""
+    out = []
+    for text in texts:
+        request = JudgeRequest(
+            prompts.speaks_about_answer(None, text), purpose="addressed", logprobs=True
+        )
+        out.append(yes_probability(await judge.complete(request)))
+    return out
+
+
+def labelled_sentences(paths: list[Path]) -> list[str]:
+    sentences = []
+    for path in paths:
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                sentences.extend(split_sentences(json.loads(line)["response"]))
+    return sentences
+
+
+async def measure(url: str, args: argparse.Namespace) -> None:
+    client = build_openai_client(None, url, 300)
+    judge = OpenAIJudge(
+        client, model="local", prompt_version=PROMPT_VERSION, max_concurrency=1,
+        max_retries=2, timeout_s=300, cache=JudgeCache(args.out / "cache"),
+    )  # fmt: skip
+    print("| set | attacks flagged (cut misses, flagged) | look-alikes flagged |")
+    print("|---|---|---|")
+    for name, path in SETS.items():
+        corpus = json.loads(path.read_text(encoding="utf-8"))
+        attacks, benign = corpus["attacks"], corpus["benign"]
+        p_attack, p_benign = await flags(judge, attacks), await flags(judge, benign)
+        missed = [i for i, t in enumerate(attacks) if not screen(t).removed]
+        hit = [i for i, p in enumerate(p_attack) if p >= 0.5]
+        both = [i for i in missed if i in hit]
+        false = [t for t, p in zip(benign, p_benign, strict=True) if p >= 0.5]
+        print(
+            f"| {name} | {len(hit)}/{len(attacks)} ({len(missed)}, {len(both)}) | "
+            f"{len(false)}/{len(benign)} |"
+        )
+        if args.show:
+            for i in missed:
+                if i not in hit:
+                    print(f"  missed by both: {attacks[i]!r} {p_attack[i]:.2f}", file=sys.stderr)
+            for text in false:
+                print(f"  false flag: {text!r}", file=sys.stderr)
+    sentences = labelled_sentences(args.labels)
+    p_real = await flags(judge, sentences)
+    flagged = [(s, p) for s, p in zip(sentences, p_real, strict=True) if p >= 0.5]
+    names = ", ".join(p.name for p in args.labels)
+    print(f"| labelled answers' sentences ({names}) | - | {len(flagged)}/{len(sentences)} |")
+    for sentence, p in flagged if args.show else ():
+        print(f"  false flag in a labelled answer: {sentence!r} {p:.2f}", file=sys.stderr)
+    await judge.aclose()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--labels", type=Path, nargs="*", default=[])
+    parser.add_argument("--gguf", default="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf")
+    parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "addressed-check")
+    parser.add_argument("--show", action="store_true")
+    args = parser.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    with llama_server(resolve_gguf(args.gguf), n_ctx=2048) as url:
+        asyncio.run(measure(url, args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

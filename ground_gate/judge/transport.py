@@ -1,0 +1,67 @@
+"""The judge's HTTP client: every response body bounded in bytes after decompression.
+
+httpx would inflate a gzip body whole before the SDK parses it: a 10 MB gzip bomb becomes
+gigabytes and a MemoryError. Here a response hook, run before the body is read, takes the
+decoding over: Content-Encoding is undone 64 KiB at a time (ground_gate/capped.py) and the
+body stops at MAX_RESPONSE_BYTES. The error it raises is an OpenAIError, which the SDK passes
+on as it is, and the judge's failure table reads it as a malformed response (retried, never a
+verdict). Hooks rather than a transport of our own: the SDK's client keeps the runner's
+HTTPS_PROXY and NO_PROXY, which a custom transport would drop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import httpx2
+import openai
+
+from ground_gate.capped import ACCEPT_ENCODING, Inflater, TooLarge, Unreadable
+from ground_gate.judge.response import MalformedResponse
+
+# The largest chat completion the judge reads: a verdict is a few hundred bytes, and a reply of
+# 1,000 tokens with 20 alternatives each is about 2 MB.
+MAX_RESPONSE_BYTES = 16 * 2**20
+
+
+class ResponseRefused(MalformedResponse, openai.OpenAIError):
+    """A response body over the cap, or in an encoding that was not asked for."""
+
+
+def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES) -> httpx2.AsyncClient:
+    """The SDK's default client, asking for gzip or deflate only, reading at most `max_bytes`
+    of any response once decoded."""
+
+    async def ask(request: httpx2.Request) -> None:
+        request.headers["Accept-Encoding"] = ACCEPT_ENCODING
+
+    async def bound(response: httpx2.Response) -> None:
+        try:
+            inflater = Inflater(response.headers.get("Content-Encoding"), max_bytes)
+        except Unreadable as exc:
+            raise ResponseRefused(f"the response was refused: {exc}") from None
+        raw = response.stream
+        assert isinstance(raw, httpx2.AsyncByteStream)  # an AsyncClient's response
+        for name in ("Content-Encoding", "Content-Length"):  # decoded here: httpx must not
+            response.headers.pop(name, None)
+        response.stream = _Bounded(raw, inflater)
+
+    return openai.DefaultAsyncHttpxClient(event_hooks={"request": [ask], "response": [bound]})
+
+
+class _Bounded(httpx2.AsyncByteStream):
+    def __init__(self, raw: httpx2.AsyncByteStream, inflater: Inflater) -> None:
+        self._raw = raw
+        self._inflater = inflater
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        try:
+            async for chunk in self._raw:
+                data = self._inflater.feed(chunk)
+                if data:
+                    yield data
+        except (TooLarge, Unreadable) as exc:
+            raise ResponseRefused(f"the response was refused: {exc}") from None
+
+    async def aclose(self) -> None:
+        await self._raw.aclose()
