@@ -35,3 +35,8 @@ class GitHubError(GroundGateError):
 class MergeError(GroundGateError):
     """Shard reports that cannot be merged: missing or repeated shards, different configs,
     datasets or prompts, or a file that is not a valid report."""
+
+
+class TargetError(GroundGateError):
+    """The system under test could not answer: its rows that were answered are kept, the rest
+    are not run (a command that died, a line that is not JSON, an app that is down)."""

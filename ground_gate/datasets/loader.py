@@ -25,7 +25,7 @@ def iter_samples(dataset: DatasetConfig) -> Iterator[Sample]:
     count = 0
     for row in read_rows(dataset.path, dataset.name, dataset.limits):
         check_row(row, dataset.limits)
-        sample = to_sample(row, dataset.fields)
+        sample = to_sample(row, dataset.fields, dataset.target)
         if sample.key.startswith(CONTENT_KEY):
             seen = copies.get(sample.key, 0)
             copies[sample.key] = seen + 1

@@ -24,9 +24,11 @@ import openai
 
 from ground_gate.errors import GroundGateError, JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import (
+    JUDGE,
     ChatMessage,
     Completion,
     JudgeRequest,
+    Speaker,
     UnusableReplyError,
     Usage,
     with_usage,
@@ -79,11 +81,13 @@ class OpenAIJudge:
         clock: Callable[[], float] = time.perf_counter,
         connect: Callable[[], Awaitable[None]] | None = None,
         limit: SpendingLimit | None = None,
+        speaker: Speaker = JUDGE,
     ) -> None:
         """prompt_version: the prompts' version, part of every cache key.
         connect: awaited once, before the first request leaves (a cache hit needs none),
         e.g. to start a local server; if it raises, the judge is unavailable from then on.
-        limit: judge.budget, asked before every request (retries and repairs included)."""
+        limit: judge.budget, asked before every request (retries and repairs included).
+        speaker: who answers, in messages (a prompt target's model uses this class too)."""
         if max_concurrency < 1:
             raise ValueError("max_concurrency must be at least 1")
         if max_retries < 0:
@@ -113,6 +117,7 @@ class OpenAIJudge:
         self._connect_lock = asyncio.Lock()
         self._usage: dict[str, Usage] = {}
         self._limit = limit
+        self._speaker = speaker
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(model={self._model!r}, host={self._host!r})"
@@ -184,7 +189,7 @@ class OpenAIJudge:
             try:
                 await self._connect()
             except (GroundGateError, OSError) as exc:
-                self._unavailable = f"the judge could not be started: {exc}"
+                self._unavailable = f"the {self._speaker.name} could not be started: {exc}"
                 raise JudgeUnavailableError(self._unavailable) from None
             self._connect = None
 
@@ -208,8 +213,8 @@ class OpenAIJudge:
             except StructuredOutputError as second:
                 usage.parse_failures += 1
                 raise UnusableReplyError(
-                    f"the judge's reply for {request.purpose} was not usable JSON after one "
-                    f"repair attempt: {second}"
+                    f"the {self._speaker.name}'s reply for {request.purpose} was not usable JSON "
+                    f"after one repair attempt: {second}"
                 ) from None
         return Completion(text=reply.text, top_logprobs=reply.top_logprobs, data=data, usage=usage)
 
@@ -331,14 +336,19 @@ class OpenAIJudge:
 
     def _give_up(self, failed: Failed, request: JudgeRequest, attempts: int) -> JudgeError:
         error = give_up_error(
-            failed, host=self._host, model=self._model, purpose=request.purpose, attempts=attempts
+            failed,
+            host=self._host,
+            model=self._model,
+            purpose=request.purpose,
+            attempts=attempts,
+            speaker=self._speaker,
         )
         if failed.failure is Failure.MALFORMED and not self._answered:
             # An endpoint that has never sent one chat completion (a login page, a proxy's
             # error page, an empty list of choices) is unusable, not one bad request.
             error = JudgeUnavailableError(
-                f"the judge at {self._host} is unusable: it sent no chat completion, "
-                f"{failed.what} (after {attempts} attempts)"
+                f"the {self._speaker.name} at {self._host} is unusable: it sent no chat "
+                f"completion, {failed.what} (after {attempts} attempts)"
             )
         if isinstance(error, JudgeUnavailableError) and self._unavailable is None:
             self._unavailable = str(error)

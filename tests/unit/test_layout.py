@@ -40,6 +40,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "github": ("action_settings", "errors"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
     "action_settings": ("datasets", "errors"),
+    # the system under test: each row's response, before any metric (no metric, no report)
+    "targets": ("judge", "datasets", "config", "progress", "errors"),
     # evaluation
     "runner": ("metrics", "judge", "datasets", "results", "errors"),
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions

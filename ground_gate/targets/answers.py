@@ -1,0 +1,83 @@
+"""What a target produces: one `Answer` per row asked, what the asking spent (`TargetUsage`),
+and one dataset's whole outcome (`Answered`). Plain data, no I/O."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ground_gate.datasets import Sample
+
+# A row's failure message names the target; the runner's error rows say "target:" first so a
+# reader tells them from the judge's errors.
+TARGET_ERROR_PREFIX = "target: "
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One row's answer, or why it has none.
+
+    contexts: what the target says it used (a RAG app's retrieved passages), which then is
+    the row's source; None: the dataset's context is the source.
+    """
+
+    id: str
+    response: str | None
+    contexts: tuple[str, ...] | None = None
+    seconds: float = 0.0
+    error: str | None = None
+    cached: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@dataclass
+class TargetUsage:
+    """What asking the target spent. calls: requests made (retries and failed ones included)
+    or rows sent to a command; tokens: a prompt target's, as its model reported them."""
+
+    calls: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cache_hits: int = 0
+    retries: int = 0
+    seconds: float = 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cache_hits": self.cache_hits,
+            "retries": self.retries,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+@dataclass
+class Answered:
+    """One dataset's rows as the target answered them.
+
+    answers: by row id, for the rows asked (a row not asked because the target stopped has
+    none). stopped: why the target could not answer the rest (the run is then incomplete).
+    definition: what defines the target, for the report (kind, file digest, model, URL...).
+    """
+
+    dataset: str
+    definition: dict[str, Any]
+    answers: dict[str, Answer] = field(default_factory=dict)
+    usage: TargetUsage = field(default_factory=TargetUsage)
+    stopped: str | None = None
+    seconds: float = 0.0
+
+    @property
+    def failed(self) -> list[Answer]:
+        return [a for a in self.answers.values() if not a.ok]
+
+
+def answered_sample(sample: Sample, answer: Answer) -> Sample:
+    """The row with the target's response, and its contexts as the source when it gave some."""
+    sources = answer.contexts if answer.contexts else sample.sources
+    return replace(sample, response=answer.response or "", sources=tuple(sources))
