@@ -171,6 +171,7 @@ class TargetConfig:
     base_dir: Path = Path(".")  # the config's directory
     budget: Budget | None = None
     line: int | None = None  # where `target` is declared in the config
+    cache_dir: Path | None = None  # the judge's: an http or command target's answers too
 
     @property
     def kind(self) -> TargetKind:

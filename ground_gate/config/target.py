@@ -90,6 +90,7 @@ def build_target(
         max_retries=int(block.get("max_retries", 5)),
         depends_on=tuple(block.get("depends_on") or ()),
         base_dir=config_path.parent,
+        cache_dir=judge.cache_dir,
         budget=None if budget is None else _budget(budget),
         line=lines(),
     )

@@ -135,8 +135,8 @@ class SpendingLimit:
     def spent_text(self) -> str:
         spent = self.spent
         text = (
-            f"{spent.calls} {self.spender} call(s), {spent.tokens:,} tokens ({spent.prompt_tokens:,} "
-            f"prompt, {spent.completion_tokens:,} completion)"
+            f"{spent.calls} {self.spender} call(s), {spent.tokens:,} tokens "
+            f"({spent.prompt_tokens:,} prompt, {spent.completion_tokens:,} completion)"
         )
         return text + (f", ${spent.usd:.4f}" if spent.usd is not None else "")
 

@@ -67,6 +67,7 @@ class Answered:
 
     dataset: str
     definition: dict[str, Any]
+    order: list[str] = field(default_factory=list)  # the row ids to answer, in row order
     answers: dict[str, Answer] = field(default_factory=dict)
     usage: TargetUsage = field(default_factory=TargetUsage)
     stopped: str | None = None
