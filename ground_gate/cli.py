@@ -37,6 +37,7 @@ from ground_gate.pipeline import (
     report_text,
 )
 from ground_gate.pipeline import calibrate as calibrate_run
+from ground_gate.targets import prepare_target
 
 STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -110,9 +111,13 @@ def _junit_path(ctx: click.Context, param: click.Parameter, value: Path | None) 
     return value
 
 
+_WRITTEN = {"output_html": "the HTML page", "output_responses": "the targets' responses"}
+
+
 def _file_only(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     if value == STDOUT:
-        raise click.BadParameter("write the HTML page to a file; '-' is for --output-json/-md")
+        what = _WRITTEN.get(param.name or "", "it")
+        raise click.BadParameter(f"write {what} to a file; '-' is for --output-json/-md")
     return value
 
 
@@ -187,6 +192,13 @@ def _print_outcome(
 )
 @output_junit_option
 @output_html_option
+@click.option(
+    "--output-responses",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=_file_only,
+    help="Write what the datasets' targets answered here, one JSON object per row "
+    "(default: responses.jsonl beside --output-json).",
+)
 @click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
 @user_errors
 def run(
@@ -200,6 +212,7 @@ def run(
     shard: Shard | None,
     output_junit: Path | None,
     output_html: Path | None,
+    output_responses: Path | None,
     quiet: bool,
 ) -> None:
     """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
@@ -214,6 +227,7 @@ def run(
         shard=shard,
         output_junit=output_junit,
         output_html=output_html,
+        output_responses=output_responses,
     )
     _one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, _echo_err)
@@ -297,11 +311,18 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
 @config_option
 @user_errors
 def validate(config_path: Path) -> None:
-    """Check the config and every dataset row, without calling the judge."""
+    """Check the config, every dataset row and every target's placeholders, without calling
+    the judge or a target."""
     config = load_config(config_path, os.environ)
-    for dataset in config.datasets:
-        count = sum(1 for _ in iter_samples(dataset))
-        click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
+    for index, dataset in enumerate(config.datasets):
+        if dataset.target is None:
+            count = sum(1 for _ in iter_samples(dataset))
+            click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
+            continue
+        samples = list(iter_samples(dataset))
+        prepare_target(dataset, index, samples, str(config_path), os.environ)
+        kind = dataset.target.kind
+        click.echo(f"{dataset.name}: {len(samples)} row(s) OK ({dataset.path}); {kind} target OK")
     click.echo(f"{config_path}: valid; metrics: {', '.join(config.metrics.enabled())}")
 
 

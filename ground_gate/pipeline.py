@@ -8,6 +8,7 @@ layers below receive what they need as parameters. `ground-gate run` and
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -50,6 +51,8 @@ from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.report.types import Report, ShardEntry
 from ground_gate.results import RowResult
 from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
+from ground_gate.target_step import TargetStep, answer_rows
+from ground_gate.targets import RESPONSES_FILE
 
 # Rows the markdown details; `evidence: shown` quotes evidence for exactly those rows' units.
 WORST_ROWS = DEFAULT_WORST_ROWS
@@ -68,6 +71,7 @@ class RunOptions:
     shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
     output_junit: Path | None = None
     output_html: Path | None = None
+    output_responses: Path | None = None  # default: responses.jsonl beside output_json
 
 
 @dataclass(frozen=True)
@@ -94,7 +98,8 @@ def select_work(
         samples = load_samples(dataset)
         if limit is not None:
             samples = samples[:limit]
-        work.append((dataset.name, as_judged(config.judge, samples)))
+        # a target's rows are screened once answered (target_step.py)
+        work.append((dataset.name, samples if dataset.target else as_judged(config.judge, samples)))
     return work
 
 
@@ -356,6 +361,10 @@ def _keep_shard(job: _Job, shard: Shard) -> None:
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
     job = _job(options, env)
+    judged = functools.partial(as_judged, job.config.judge)
+    job.work, step = answer_rows(
+        job.config, job.work, env, judged=judged, no_cache=options.no_cache, echo=echo
+    )
     with open_judge(
         job.config.judge,
         env,
@@ -365,7 +374,10 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
         limit=job.limit,
     ) as (judge, info):
         then = job.evidence_step(judge, info)
-        result = score_all(job.config.judge, job.work, job.metrics, judge, then=then)
+        scorable = step.scorable if step else job.work
+        result = score_all(job.config.judge, scorable, job.metrics, judge, then=then)
+    if step:
+        step.add_to(result, [m.name for m in job.metrics], job.work)
     result.incomplete = job.stopped_by_budget(result) or result.incomplete
     if job.evidence.problem:
         echo(
@@ -373,6 +385,9 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
             f"missing ({job.evidence.problem}); the scores and the gate verdict do not use them"
         )
     report = job.report(result, info)
+    if step:
+        report["targets"] = step.record()
+        _write_responses(step, options, echo)
     return finish(
         report,
         job.baseline,
@@ -382,6 +397,14 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Callable[[str], N
         echo,
         html_path=options.output_html,
     )
+
+
+def _write_responses(step: TargetStep, options: RunOptions, echo: Callable[[str], None]) -> None:
+    """responses.jsonl, where asked or beside the JSON report."""
+    path = options.output_responses
+    if path is None and options.output_json is not None:
+        path = options.output_json.parent / RESPONSES_FILE
+    _write_outputs([(path, step.responses())], echo)
 
 
 def finish(

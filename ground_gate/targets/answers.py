@@ -72,6 +72,7 @@ class Answered:
     usage: TargetUsage = field(default_factory=TargetUsage)
     stopped: str | None = None
     seconds: float = 0.0
+    interrupted: bool = False  # Ctrl-C or SIGTERM: the run stops here, nothing is scored
 
     @property
     def failed(self) -> list[Answer]:

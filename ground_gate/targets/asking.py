@@ -50,6 +50,7 @@ def answer_target(
             asyncio.run(_answer_app(prepared, answered, env, cache, limit, progress))
     except KeyboardInterrupt:
         answered.stopped = "interrupted (Ctrl-C or SIGTERM) while the target answered"
+        answered.interrupted = True
     finally:
         progress.close()
         answered.seconds = round(time.perf_counter() - started, 3)
@@ -248,4 +249,6 @@ def answer_all(
         if item.notice:
             echo(f"ground-gate: notice: {item.notice}")
         outcomes.append(answer_target(item, env, no_cache=no_cache, echo=echo))
+        if outcomes[-1].interrupted:
+            break
     return outcomes

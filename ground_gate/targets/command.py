@@ -14,6 +14,7 @@ line within timeout_s, or a program that exits non-zero or dies.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import shlex
 import signal
@@ -87,9 +88,7 @@ async def ask_command(
     try:
         stopped = await _converse(process, session, samples)
     finally:
-        if process.returncode is None:
-            process.kill()
-            await process.wait()
+        await _stop(process)
         usage.seconds += time.perf_counter() - started
     return session.answers, stopped or session.unsent
 
@@ -108,12 +107,18 @@ async def _converse(
         writer.cancel()
         await asyncio.gather(writer, return_exceptions=True)
     if stopped is not None:
-        process.kill()
-        await process.wait()
+        await _stop(process)
         await asyncio.gather(errors, return_exceptions=True)
         return stopped + session.stderr_text()
     _unanswered(session)
     return None
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        with contextlib.suppress(ProcessLookupError):  # it exited but was not waited for yet
+            process.kill()
+        await process.wait()
 
 
 async def _write(stdin: asyncio.StreamWriter, session: _Session, samples: Sequence[Sample]) -> None:
@@ -225,6 +230,9 @@ async def _exited(
     if code == 0:
         return None
     done = f"after answering {len(session.answers)} of {len(session.samples)} row(s)"
+    waiting = [row_id for row_id in session.samples if row_id not in session.answers]
+    if waiting:
+        done += f" (the first without an answer: '{waiting[0]}')"
     if code < 0:
         name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
         return f"the command `{session.shown}` was killed by {name} {done}"

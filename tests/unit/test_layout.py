@@ -17,7 +17,10 @@ LEAVES = {"errors": (), "values": (), "text": (), "stats": (), "outcome": (), "p
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    "cli": ("action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome"),
+    "cli": (
+        "action", "pipeline", "merge", "config", "datasets", "local", "targets", "errors",
+        "outcome",
+    ),
     # action re-renders a fork's report.json itself (report): github/ never posts its markdown;
     # its merge mode joins shard reports with `ground-gate merge`'s code (merge)
     "action": (
@@ -32,7 +35,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "pipeline": (
         "config", "datasets", "judge", "metrics", "runner", "dataset_scores", "gate",
         "report", "results", "calibration", "labels", "progress", "errors", "outcome", "plan",
+        "target_step", "targets",
     ),
+    # the step before scoring: a dataset's target answers its rows, the runner scores them
+    "target_step": ("targets", "runner", "results", "report", "datasets", "judge", "config"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
     "plan": ("runner", "metrics", "judge", "datasets", "results", "report", "config", "text"),
