@@ -341,3 +341,138 @@ def test_target__a_response_column_is_ignored_with_one_notice(tmp_path):
     assert not any(
         "Stale" in json.dumps(r.body) for r in judge.requests if is_judge_request(r.body)
     )
+
+
+PROMPT = "Answer the question from the context only.\nRow: {{id}}\nContext: {{context}}\n\nQ: {{question}}\n"
+
+
+def prompt_project(root: Path, url: str, prompt: str = PROMPT) -> Path:
+    write_questions(root)
+    (root / "prompts").mkdir(exist_ok=True)
+    (root / "prompts" / "answer.md").write_text(prompt, encoding="utf-8")
+    target = f"""      prompt: prompts/answer.md
+      provider: openai
+      model: fake-answerer
+      base_url: {url}
+      api_key_env: FAKE_KEY
+      max_tokens: 200"""
+    config = root / "gate.yml"
+    config.write_text(config_text(url, root, target), encoding="utf-8")
+    return config
+
+
+def _first_row_request(server: FakeOpenAI) -> Any:
+    """The target's request for row q01 (rows are asked concurrently, in any order)."""
+    return next(
+        r.body for r in server.requests if "Row: q01\n" in r.body["messages"][-1]["content"]
+    )
+
+
+def _calls(server: FakeOpenAI) -> tuple[int, int]:
+    """(target calls, judge calls) the server received."""
+    judge = sum(1 for r in server.requests if is_judge_request(r.body))
+    return server.request_count - judge, judge
+
+
+def test_prompt_target__a_rerun_with_nothing_changed_makes_no_call(tmp_path):
+    with FakeOpenAI(handler=model_and_judge) as server:
+        config = prompt_project(tmp_path, server.url)
+        first, report = invoke(config)
+        assert first.exit_code == 0, first.output
+        assert _calls(server) == (20, 21)
+        second, again = invoke(config)
+        assert second.exit_code == 0
+        assert _calls(server) == (20, 21)  # no new call: answers and verdicts from the cache
+    assert again["targets"][0]["usage"]["cache_hits"] == 20
+    assert again["targets"][0]["usage"]["calls"] == 0
+    assert [r["metrics"] for r in again["rows"]] != [] and again["scores"] == report["scores"]
+    sent = _first_row_request(server)
+    assert sent["model"] == "fake-answerer" and sent["max_tokens"] == 200
+    assert sent["messages"] == [
+        {
+            "role": "user",
+            "content": "Answer the question from the context only.\nRow: q01\nContext: The X1 "
+            "weighs 1 kg. It ships in a blue box.\n\nQ: How much does the X1 weigh?\n",
+        }
+    ]
+
+
+def test_prompt_target__a_changed_prompt_asks_every_row_again(tmp_path):
+    with FakeOpenAI(handler=model_and_judge) as server:
+        config = prompt_project(tmp_path, server.url)
+        assert invoke(config)[0].exit_code == 0
+        (tmp_path / "prompts" / "answer.md").write_text(PROMPT + "Be brief.\n", encoding="utf-8")
+        result, report = invoke(config)
+        assert result.exit_code == 0
+        assert _calls(server) == (40, 21)  # one target call per row; same answers, cached verdicts
+    assert report["targets"][0]["digest"].startswith("sha256:")
+    assert report["targets"][0]["prompt"] == str(tmp_path / "prompts" / "answer.md")
+
+
+def test_prompt_target__chat_messages_from_a_yaml_file(tmp_path):
+    messages = """- role: system
+  content: You answer from the context only.
+- role: user
+  content: |
+    Row: {{id}}
+    Context: {{context}}
+    Q: {{question}}
+"""
+    with FakeOpenAI(handler=model_and_judge) as server:
+        config = prompt_project(tmp_path, server.url)
+        (tmp_path / "prompts" / "answer.yml").write_text(messages, encoding="utf-8")
+        config.write_text(config.read_text().replace("answer.md", "answer.yml"))
+        result, _ = invoke(config)
+    assert result.exit_code == 0, result.output
+    assert _first_row_request(server)["messages"] == [
+        {"role": "system", "content": "You answer from the context only."},
+        {
+            "role": "user",
+            "content": "Row: q01\nContext: The X1 weighs 1 kg. It ships in a blue box.\n"
+            "Q: How much does the X1 weigh?\n",
+        },
+    ]
+
+
+def test_prompt_target__a_placeholder_with_no_column_exits_2_before_any_call(tmp_path):
+    with FakeOpenAI(handler=model_and_judge) as server:
+        config = prompt_project(tmp_path, server.url, PROMPT.replace("{{question}}", "{{qestion}}"))
+        result, report = invoke(config)
+    assert result.exit_code == 2 and report is None
+    assert result.output == (
+        f"ground-gate: error: {tmp_path / 'prompts' / 'answer.md'}:5: {{{{qestion}}}}: the row "
+        f"at {tmp_path / 'questions.jsonl'}:1 has no column 'qestion' (did you mean "
+        "'question'?); it has id, question, context\n"
+    )
+    assert server.request_count == 0
+
+
+def test_command_target__depends_on_reuses_answers_while_its_files_are_unchanged(tmp_path):
+    counted = tmp_path / "asked.txt"
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "model.txt").write_text("v1", encoding="utf-8")
+    with FakeOpenAI(handler=model_and_judge) as judge:
+        config = command_project(tmp_path, judge.url, "count", str(counted))
+        config.write_text(
+            config.read_text().replace(
+                "      timeout_s: 20", "      timeout_s: 20\n      depends_on: [app/*.txt]"
+            )
+        )
+        assert invoke(config)[0].exit_code == 0
+        result, report = invoke(config)
+        assert result.exit_code == 0
+        assert len(counted.read_text().split()) == 20  # the second run asked nothing
+        assert report["targets"][0]["usage"]["cache_hits"] == 20
+        (app / "model.txt").write_text("v2", encoding="utf-8")
+        assert invoke(config)[0].exit_code == 0
+    assert len(counted.read_text().split()) == 40  # a changed file: every row asked again
+
+
+def test_command_target__without_depends_on_is_asked_on_every_run(tmp_path):
+    counted = tmp_path / "asked.txt"
+    with FakeOpenAI(handler=model_and_judge) as judge:
+        config = command_project(tmp_path, judge.url, "count", str(counted))
+        assert invoke(config)[0].exit_code == 0
+        assert invoke(config)[0].exit_code == 0
+    assert len(counted.read_text().split()) == 40
