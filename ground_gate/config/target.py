@@ -228,8 +228,10 @@ def _http_problems(check: _Checker, http: Mapping[str, Any]) -> list[Problem]:
         try:
             jmespath.compile(expression)
         except JMESPathError as exc:
-            reason = " ".join(str(exc).split("\n")[0].split())
-            text = f"not a JMESPath expression ({reason})"
+            where = getattr(exc, "lex_position", None)
+            reason = getattr(exc, "msg", None) or str(exc).split("\n")[0]
+            at = f" at character {where + 1}" if isinstance(where, int) else ""
+            text = f"not a JMESPath expression ({reason}{at})"
             problems.append(check.at("http", key, text=text))
     return problems
 

@@ -69,7 +69,9 @@ def parse(text: str, where: str, first_line: int = 1, *, fixed_line: bool = Fals
     try:
         tree = _ENV.parse(text)
     except TemplateSyntaxError as exc:
-        raise ConfigError(f"{where}:{line(exc.lineno)}: {exc.message}") from None
+        raise ConfigError(
+            f"{where}:{line(exc.lineno)}: not a valid template: {exc.message}"
+        ) from None
     undeclared = meta.find_undeclared_variables(tree)
     names: dict[str, int] = {}
     for node in tree.find_all(nodes.Name):
