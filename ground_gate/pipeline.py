@@ -51,7 +51,7 @@ from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.report.types import Report, ShardEntry
 from ground_gate.results import RowResult
 from ground_gate.runner import EvidenceResult, RunResult, add_evidence, run
-from ground_gate.target_step import TargetStep, answer_rows
+from ground_gate.target_step import TargetStep, answer_rows, plan_rows
 from ground_gate.targets import RESPONSES_FILE
 
 # Rows the markdown details; `evidence: shown` quotes evidence for exactly those rows' units.
@@ -467,6 +467,8 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
     of the judge; no judge call is made and no server started."""
     config = load_config(options.config_path, env)
     work = select_work(config, options.datasets, options.limit)
+    judged = functools.partial(as_judged, config.judge)
+    work, targets = plan_rows(config, work, env, judged=judged, no_cache=options.no_cache)
     summary = config.metrics.summary_accuracy
     judge = PlanningJudge(
         model=config.judge.model,
@@ -477,6 +479,8 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
         n_questions=summary.n_questions if summary else 0,
     )
     found = make_plan(config, work, build_metrics(config.metrics), judge)
+    found.targets = targets
+    found.target_budgets = {d.name: d.target.budget for d in config.datasets if d.target}
     return found, describe(config.judge, PROMPT_VERSION)
 
 

@@ -44,6 +44,7 @@ from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, UNITS_PER_METRIC
 from ground_gate.results import ADDRESSED_TO_JUDGE
 from ground_gate.runner import RunResult, add_evidence, score_row
+from ground_gate.targets.planning import TargetPlan
 from ground_gate.text import split_sentences
 
 MARK = "\u2063"  # INVISIBLE SEPARATOR: starts every text the plan makes up for an answer
@@ -54,6 +55,7 @@ ASSUMPTIONS = (
     f"evidence: shown: one quote for each of the report's {DEFAULT_WORST_ROWS} worst rows "
     f"(at most {UNITS_PER_METRIC} each)",
     "no retry, no repair of unusable JSON",
+    "a target's answer not in a cache: one sentence (the judge's calls for it are estimated)",
 )
 
 
@@ -148,6 +150,8 @@ class Plan:
     prices: Prices | None
     metrics: tuple[str, ...] = ()  # the metrics' names, in the order they run
     budget: Budget | None = None
+    targets: list[TargetPlan] = field(default_factory=list)  # datasets' targets, asked first
+    target_budgets: dict[str, Budget | None] = field(default_factory=dict)  # by dataset
 
     def by_metric(self) -> dict[str, Tally]:
         metrics: dict[str, Tally] = {name: Tally() for name in self.metrics}
@@ -260,8 +264,42 @@ def plan_json(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> dict[st
         **_entry(plan, total),
         "metrics": metrics,
         "over_budget": plan.over_budget(),
+        "targets": [_target_entry(plan, target) for target in plan.targets],
         "estimated": list(ASSUMPTIONS),
     }
+
+
+def _target_entry(plan: Plan, target: TargetPlan) -> dict[str, Any]:
+    return {
+        "dataset": target.dataset,
+        "kind": target.kind,
+        "calls": target.calls,
+        "cached": target.cached,
+        "to_call": target.to_call,
+        "prompt_tokens": target.prompt_tokens,
+        "completion_tokens": target.completion_tokens,
+        "over_budget": target.over_budget(plan.target_budgets.get(target.dataset)),
+    }
+
+
+def _target_lines(plan: Plan) -> list[str]:
+    """What the datasets' targets would be asked, before the judge (not in the table)."""
+    lines = []
+    for target in plan.targets:
+        line = (
+            f"target of {target.dataset} ({target.kind}): {target.calls} call(s), "
+            f"{target.cached} cached, {target.to_call} to call"
+        )
+        if target.kind == "prompt":
+            line += (
+                f", {target.prompt_tokens:,} prompt tokens, at most "
+                f"{target.completion_tokens:,} completion tokens"
+            )
+        over = target.over_budget(plan.target_budgets.get(target.dataset))
+        if over:
+            line += f"; target.budget: this run would stop early at {'; '.join(over)}"
+        lines.append(line)
+    return ["", *lines] if lines else []
 
 
 def _money(value: float | None) -> str:
@@ -313,4 +351,4 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
     over = plan.over_budget()
     if over:
         notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")
-    return "\n".join([*head, table, *notes]) + "\n"
+    return "\n".join([*head, table, *notes, *_target_lines(plan)]) + "\n"

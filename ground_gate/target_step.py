@@ -8,11 +8,12 @@ Wiring only: targets/ asks, the runner scores, and this joins the two for a run.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from ground_gate.config.model import Config
 from ground_gate.datasets import Sample
+from ground_gate.plan import MARK
 from ground_gate.report.types import TargetEntry
 from ground_gate.results import MetricResult, RowResult
 from ground_gate.runner import RunResult
@@ -25,8 +26,11 @@ from ground_gate.targets import (
     prepare_target,
     responses_text,
 )
+from ground_gate.targets.planning import TargetPlan, plan_target
 
 Work = list[tuple[str, list[Sample]]]
+# A target's answer the plan cannot know: one sentence, marked as made up (plan.MARK).
+MADE_UP_ANSWER = MARK + "An answer of one sentence."
 Judged = Callable[[Sequence[Sample]], list[Sample]]  # rows as the judge sees them
 
 
@@ -92,6 +96,35 @@ def _pairs(work: Work) -> list[tuple[str, Sample]]:
     return [(name, sample) for name, samples in work for sample in samples]
 
 
+def _prepared(config: Config, work: Work, env: Mapping[str, str]) -> list[Prepared]:
+    """The selected datasets' targets, made ready (ConfigError before any call)."""
+    datasets = {d.name: (i, d) for i, d in enumerate(config.datasets)}
+    found: list[Prepared] = []
+    file = str(config.path) if config.path else "config"
+    for name, samples in work:
+        index, dataset = datasets[name]
+        if dataset.target is not None:
+            found.append(prepare_target(dataset, index, samples, file, env))
+    return found
+
+
+def plan_rows(
+    config: Config, work: Work, env: Mapping[str, str], *, judged: Judged, no_cache: bool
+) -> tuple[Work, list[TargetPlan]]:
+    """For `ground-gate plan`: the targets' calls, and the rows as the judge would see them,
+    with the answers the caches hold, else a made-up one-sentence answer (estimated)."""
+    plans = {p.dataset: plan_target(p, no_cache) for p in _prepared(config, work, env)}
+    rows: Work = []
+    for name, samples in work:
+        plan = plans.get(name)
+        if plan is None:
+            rows.append((name, samples))
+            continue
+        answers = [replace(s, response=plan.known.get(s.id, MADE_UP_ANSWER)) for s in samples]
+        rows.append((name, judged(answers)))
+    return rows, list(plans.values())
+
+
 def answer_rows(
     config: Config,
     work: Work,
@@ -104,13 +137,7 @@ def answer_rows(
     """The work with every answered row's response (its rows as the judge sees them), and the
     step; (work, None) when no selected dataset has a target. Problems that would fail every
     row (a placeholder no column fills) are ConfigErrors before any call."""
-    datasets = {d.name: (i, d) for i, d in enumerate(config.datasets)}
-    prepared: list[Prepared] = []
-    for name, samples in work:
-        index, dataset = datasets[name]
-        if dataset.target is not None:
-            file = str(config.path) if config.path else "config"
-            prepared.append(prepare_target(dataset, index, samples, file, env))
+    prepared = _prepared(config, work, env)
     if not prepared:
         return work, None
     step = TargetStep(answer_all(prepared, env, no_cache=no_cache, echo=echo))

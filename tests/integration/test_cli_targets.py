@@ -476,3 +476,47 @@ def test_command_target__without_depends_on_is_asked_on_every_run(tmp_path):
         assert invoke(config)[0].exit_code == 0
         assert invoke(config)[0].exit_code == 0
     assert len(counted.read_text().split()) == 40
+
+
+def _plan(config: Path) -> dict[str, Any]:
+    result = CliRunner().invoke(
+        cli, ["plan", "-c", str(config), "--format", "json"], env={"FAKE_KEY": "k"}
+    )
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+def test_plan__counts_a_prompt_targets_calls_and_what_its_cache_answers(tmp_path):
+    with FakeOpenAI(handler=model_and_judge) as server:
+        config = prompt_project(tmp_path, server.url)
+        config.write_text(
+            config.read_text().replace(
+                "      max_tokens: 200", "      max_tokens: 200\n      budget: {max_calls: 10}"
+            )
+        )
+        before = _plan(config)
+        assert server.request_count == 0  # plan asks nothing
+        config.write_text(config.read_text().replace("      budget: {max_calls: 10}\n", ""))
+        assert invoke(config)[0].exit_code == 0
+        after = _plan(config)
+    (target,) = before["targets"]
+    assert (target["calls"], target["cached"], target["to_call"]) == (20, 0, 20)
+    assert target["completion_tokens"] == 20 * 200  # not known before a run: max_tokens each
+    assert target["prompt_tokens"] > 20 * 20
+    assert target["over_budget"] == ["max_calls 10 (calls to make: 20)"]
+    assert before["judge_calls"] == 20 and before["exact_calls"] == 0  # one made-up sentence a row
+    (cached,) = after["targets"]
+    assert (cached["cached"], cached["to_call"]) == (20, 0)
+    assert after["to_call"] == 0 and after["judge_calls"] == 21 and after["exact_calls"] == 21
+
+
+def test_plan__counts_an_http_targets_calls(tmp_path):
+    with (
+        FakeOpenAI(handler=model_and_judge) as judge,
+        FakeOpenAI(handler=app_reply, paths=("/answer",)) as app,
+    ):
+        config = http_project(tmp_path, judge.url, app.origin)
+        result = CliRunner().invoke(cli, ["plan", "-c", str(config)], env={"APP_AUTH": "x"})
+    assert result.exit_code == 0, result.output
+    assert app.request_count == 0
+    assert result.output.endswith("\ntarget of support (http): 20 call(s), 0 cached, 20 to call\n")

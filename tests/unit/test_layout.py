@@ -38,10 +38,15 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "target_step", "targets",
     ),
     # the step before scoring: a dataset's target answers its rows, the runner scores them
-    "target_step": ("targets", "runner", "results", "report", "datasets", "judge", "config"),
+    "target_step": (
+        "targets", "runner", "results", "report", "datasets", "judge", "config", "plan",
+    ),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
-    "plan": ("runner", "metrics", "judge", "datasets", "results", "report", "config", "text"),
+    "plan": (
+        "runner", "metrics", "judge", "datasets", "results", "report", "config", "text",
+        "targets",
+    ),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
