@@ -36,6 +36,7 @@ from ground_gate.report.json_report import (
     schema_mismatch,
 )
 from ground_gate.report.types import Report
+from ground_gate.target_step import merged_record
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024
 # The baseline a shard was compared with, copied beside its report by the action's shard
@@ -328,6 +329,9 @@ def _merge(
         texts={(r["dataset"], r["id"]): r["text"] for r in placed if "text" in r},
     )
     _add_costs(merged, shards)
+    targets = [(s.name, s.report["targets"]) for s in shards if "targets" in s.report]
+    if targets:
+        merged["targets"] = merged_record(targets)
     return merged
 
 

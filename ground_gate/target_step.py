@@ -7,12 +7,14 @@ Wiring only: targets/ asks, the runner scores, and this joins the two for a run.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, cast
 
 from ground_gate.config.model import Config
 from ground_gate.datasets import Sample
+from ground_gate.errors import MergeError
 from ground_gate.plan import MARK
 from ground_gate.report.types import TargetEntry
 from ground_gate.results import MetricResult, RowResult
@@ -90,6 +92,37 @@ class TargetStep:
 
     def responses(self) -> str:
         return responses_text(self.answered)
+
+
+# A target entry's fields that describe what ran (the rest say what it did).
+_DONE = ("usage", "seconds", "rows", "answered", "errors", "failed", "stopped")
+
+
+def merged_record(shards: Sequence[tuple[str, Sequence[Mapping[str, Any]]]]) -> list[TargetEntry]:
+    """The `targets` of a merged report from its shards' ((name, entries) pairs): per dataset,
+    the counts and usage summed, the failed rows joined, the first stop kept. Shards whose
+    targets were defined differently (another prompt file's digest, URL, argv) are refused."""
+    merged: dict[str, dict[str, Any]] = {}
+    for name, entries in shards:
+        for entry in entries:
+            definition = {k: v for k, v in entry.items() if k not in _DONE}
+            found = merged.get(entry["dataset"])
+            if found is None:
+                merged[entry["dataset"]] = {**copy.deepcopy(dict(entry))}
+                continue
+            if {k: v for k, v in found.items() if k not in _DONE} != definition:
+                raise MergeError(
+                    f"{name}: the target of dataset '{entry['dataset']}' is not the other "
+                    "shards' (its prompt file, model, URL or command differs)"
+                )
+            for key in ("rows", "answered", "errors"):
+                found[key] += entry[key]
+            for key, value in entry["usage"].items():
+                found["usage"][key] = round(found["usage"][key] + value, 3)
+            found["failed"] += entry["failed"]
+            found["seconds"] = max(found["seconds"], entry["seconds"])
+            found["stopped"] = found["stopped"] or entry["stopped"]
+    return cast(list[TargetEntry], list(merged.values()))
 
 
 def _pairs(work: Work) -> list[tuple[str, Sample]]:

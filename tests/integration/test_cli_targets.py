@@ -520,3 +520,38 @@ def test_plan__counts_an_http_targets_calls(tmp_path):
     assert result.exit_code == 0, result.output
     assert app.request_count == 0
     assert result.output.endswith("\ntarget of support (http): 20 call(s), 0 cached, 20 to call\n")
+
+
+def test_command_target__two_shards_merge_into_the_unsharded_run(tmp_path):
+    with FakeOpenAI(handler=model_and_judge) as judge:
+        config = command_project(tmp_path, judge.url, "skip", "q04")
+        whole = invoke(config)[1]
+        shards = []
+        for k in (1, 2):
+            out = tmp_path / f"shard-{k}.json"
+            result = CliRunner().invoke(
+                cli,
+                ["run", "-c", str(config), "--shard", f"{k}/2", "--output-json", str(out),
+                 "--output-responses", str(tmp_path / f"responses-{k}.jsonl"), "--quiet"],
+                env={"FAKE_KEY": "k"},
+            )  # fmt: skip
+            assert result.exit_code == 0, result.output
+            shards.append(str(out))
+        merged_path = tmp_path / "merged.json"
+        result = CliRunner().invoke(
+            cli, ["merge", *shards, "--output-json", str(merged_path), "--quiet"]
+        )
+    assert result.exit_code == 1  # q04 unanswered: on_error fail, as in the unsharded run
+    merged = json.loads(merged_path.read_text(encoding="utf-8"))
+    assert _ids(merged) == _ids(whole)
+    (target,) = merged["targets"]
+    (alone,) = whole["targets"]
+    assert (target["rows"], target["answered"], target["errors"]) == (20, 19, 1)
+    assert target["failed"] == alone["failed"]
+    assert target["usage"]["calls"] == alone["usage"]["calls"] == 20
+    lines = [
+        json.loads(line)
+        for k in (1, 2)
+        for line in (tmp_path / f"responses-{k}.jsonl").read_text().splitlines()
+    ]
+    assert sorted(line["id"] for line in lines) == sorted(_ids(whole))

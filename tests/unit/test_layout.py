@@ -30,6 +30,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # shard reports read back and joined through the same summaries, gate and reports
     "merge": (
         "pipeline", "dataset_scores", "gate", "report", "datasets", "judge", "config", "errors",
+        "target_step",
     ),
     # the whole job wired: config -> datasets -> judge -> runner -> gate -> reports
     "pipeline": (
@@ -40,6 +41,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the step before scoring: a dataset's target answers its rows, the runner scores them
     "target_step": (
         "targets", "runner", "results", "report", "datasets", "judge", "config", "plan",
+        "errors",
     ),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
