@@ -176,3 +176,27 @@ def test_responses_text__one_line_per_answer_in_row_order() -> None:
         '{"dataset": "support", "id": "b", "response": null, "contexts": null, "seconds": 0.5, '
         '"cached": false, "error": "the command `app` answered nothing"}\n'
     )
+
+
+def test_markdown__says_who_answered_with_every_string_escaped() -> None:
+    from ground_gate.report.markdown import _targets
+
+    usage = {"calls": 20, "cache_hits": 2, "prompt_tokens": 1234, "completion_tokens": 56}
+    entry = {"usage": {**usage, "retries": 0, "seconds": 1.0}, "rows": 20, "answered": 19}
+    entry |= {"errors": 1, "failed": [], "stopped": None, "seconds": 2.0}
+    report = {
+        "targets": [
+            {"dataset": "support", "kind": "prompt", "prompt": "prompts/answer.md",
+             "model": "gpt-4o-mini", **entry},
+            {"dataset": "@octo-org <b>", "kind": "command", "argv": ["python3", "x`y @team"],
+             **entry},
+        ]
+    }  # fmt: skip
+    assert _targets(report) == [  # type: ignore[arg-type]
+        "Answered by the target of **support**, prompt `prompts/answer.md` on gpt-4o-mini: 19 "
+        "of 20 row(s), 1 failed; 20 call(s), 2 from the cache, 1,234 prompt + 56 completion "
+        "tokens.",
+        "Answered by the target of **@\u200bocto-org &lt;b&gt;**, command `python3 x'y "
+        "@\u200bteam`: 19 of 20 row(s), 1 failed; 20 call(s), 2 from the cache.",
+        "",
+    ]
