@@ -6,7 +6,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from ground_gate.judge.base import Completion, JudgeRequest, Usage
+from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.usage import Usage
 
 Script = Callable[[JudgeRequest], Completion]
 

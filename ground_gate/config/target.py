@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import glob
 import os
-import stat
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -19,11 +18,12 @@ from typing import Any
 import jmespath
 from jmespath.exceptions import JMESPathError
 
-from ground_gate.config.checks import api_key_problem, url_problem
 from ground_gate.config.model import Budget, HttpTarget, JudgeConfig, PromptTarget, TargetConfig
 from ground_gate.config.paths import dataset_path, link_problem
-from ground_gate.config.problems import Problem
+from ground_gate.config.rules import api_key_problem, url_problem
+from ground_gate.config.schema_check import Problem
 from ground_gate.config.yamltree import Document, KeyPath
+from ground_gate.file_reader import Unreadable, open_regular, problem
 
 KINDS = ("prompt", "http", "command")
 # The keys of a prompt target that say who answers it (as the judge's keys say who judges).
@@ -43,6 +43,7 @@ MODEL_KEYS = (
 NOT_COMMAND = ("max_concurrency", "max_retries")  # a command is one process, asked once
 TOKEN_LIMITS = ("max_tokens", "max_usd")  # only a prompt target reports tokens
 MAX_PROMPT_BYTES = 1_000_000
+PROMPT_FILE = "a prompt file (.md, .txt, or chat messages in .yml or .json)"
 
 JudgeBuilder = Callable[[dict[str, Any]], JudgeConfig]
 Lines = Callable[..., int]  # the config line of a key path under the target block
@@ -188,26 +189,20 @@ def _prompt_problems(
     if "max_usd" in budget and provider != "local" and not block.get("prices"):
         text = "a dollar budget needs the model's prices: add prices to the target"
         problems.append(check.at("budget", "max_usd", text=text))
-    problem = _prompt_file_problem(dataset_path(block["prompt"], config_path), config_path)
-    if problem is not None:
-        problems.append(check.at("prompt", text=problem))
+    found = _prompt_file_problem(dataset_path(block["prompt"], config_path), config_path)
+    if found is not None:
+        problems.append(check.at("prompt", text=found))
     return problems
 
 
 def _prompt_file_problem(path: Path, config_path: Path) -> str | None:
-    problem = link_problem(path, config_path)
-    if problem is not None:
-        return problem
+    linked = link_problem(path, config_path)
+    if linked is not None:
+        return linked
     try:
-        info = path.stat()
-    except FileNotFoundError:
-        return f"no such file: {path}"
-    except OSError as exc:
-        return f"cannot read {path}: {exc.strerror}"
-    if not stat.S_ISREG(info.st_mode):
-        return f"{path} is not a regular file"
-    if info.st_size > MAX_PROMPT_BYTES:
-        return f"{path} is larger than 1 MB; a prompt file is a page of text"
+        open_regular(path, MAX_PROMPT_BYTES).close()
+    except Unreadable as exc:
+        return f"{path}: {problem(exc, PROMPT_FILE, 'a prompt file is at most 1 MB')}"
     if path.suffix.lower() not in (".md", ".txt", ".yml", ".yaml", ".json"):
         return (
             f"{path}: expected a .md or .txt file (one user message) or a .yml, .yaml or "

@@ -30,7 +30,6 @@ from ground_gate.judge.base import (
     JudgeRequest,
     Speaker,
     UnusableReplyError,
-    Usage,
     with_usage,
 )
 from ground_gate.judge.budget import SpendingLimit
@@ -53,6 +52,7 @@ from ground_gate.judge.structured import (
     parse_and_validate,
     repair_message,
 )
+from ground_gate.usage import Usage
 
 log = logging.getLogger(__name__)
 

@@ -16,8 +16,10 @@ from pathlib import Path
 import yaml
 
 from ground_gate.config.model import PromptTarget
+from ground_gate.config.target import MAX_PROMPT_BYTES, PROMPT_FILE
 from ground_gate.datasets import Sample
 from ground_gate.errors import ConfigError, JudgeError, JudgeUnavailableError, TargetError
+from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.judge.base import ChatMessage, Judge, JudgeRequest, Role, Speaker
 from ground_gate.targets.answers import Answer
 from ground_gate.targets.templates import Template, parse, render, row_values
@@ -47,9 +49,10 @@ def read_prompt_file(path: Path) -> PromptFile:
     ConfigError naming the file and line for anything it cannot be."""
     shown = str(path)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ConfigError(f"{shown}: cannot read the prompt file: {exc.strerror}") from None
+        raw = read_capped(path, MAX_PROMPT_BYTES)
+    except Unreadable as exc:
+        too_large = "a prompt file is at most 1 MB"
+        raise ConfigError(f"{shown}: {problem(exc, PROMPT_FILE, too_large)}") from None
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
