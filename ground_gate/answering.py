@@ -26,6 +26,7 @@ from ground_gate.targets import (
     prepare_target,
     responses_text,
 )
+from ground_gate.targets.answers import usage_entry
 from ground_gate.targets.planning import TargetPlan, plan_target
 from ground_gate.workload import Work, as_judged
 
@@ -85,7 +86,7 @@ class Answering:
             {
                 "dataset": outcome.dataset,
                 **outcome.definition,
-                "usage": outcome.usage.as_dict(),
+                "usage": usage_entry(outcome.usage),
                 "seconds": outcome.seconds,
                 "rows": len(outcome.order),
                 "answered": sum(1 for a in outcome.answers.values() if a.ok),

@@ -1,4 +1,4 @@
-"""What a target produces: one `Answer` per row asked, what the asking spent (`TargetUsage`),
+"""What a target produces: one `Answer` per row asked, what the asking spent (a `Usage`),
 and one dataset's whole outcome (`Answered`). Plain data, no I/O."""
 
 from __future__ import annotations
@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ground_gate.datasets import Sample
+from ground_gate.usage import Usage
 
 # A row's failure message names the target; the runner's error rows say "target:" first so a
 # reader tells them from the judge's errors.
@@ -33,27 +34,17 @@ class Answer:
         return self.error is None
 
 
-@dataclass
-class TargetUsage:
-    """What asking the target spent. calls: requests made (retries and failed ones included)
-    or rows sent to a command; tokens: a prompt target's, as its model reported them."""
+# What the report keeps of a target's usage (usage.Usage's counts that apply to one).
+USAGE_FIELDS = ("calls", "prompt_tokens", "completion_tokens", "cache_hits", "retries", "seconds")
 
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cache_hits: int = 0
-    retries: int = 0
-    seconds: float = 0.0
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "calls": self.calls,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cache_hits": self.cache_hits,
-            "retries": self.retries,
-            "seconds": round(self.seconds, 3),
-        }
+def usage_entry(usage: Usage) -> dict[str, Any]:
+    """A target's usage as the report records it. calls: requests made (retries and failed
+    ones included) or rows sent to a command; tokens: a prompt target's, as its model
+    reported them."""
+    entry: dict[str, Any] = {name: getattr(usage, name) for name in USAGE_FIELDS}
+    entry["seconds"] = round(usage.seconds, 3)
+    return entry
 
 
 @dataclass
@@ -69,7 +60,7 @@ class Answered:
     definition: dict[str, Any]
     order: list[str] = field(default_factory=list)  # the row ids to answer, in row order
     answers: dict[str, Answer] = field(default_factory=dict)
-    usage: TargetUsage = field(default_factory=TargetUsage)
+    usage: Usage = field(default_factory=Usage)
     stopped: str | None = None
     seconds: float = 0.0
     interrupted: bool = False  # Ctrl-C or SIGTERM: the run stops here, nothing is scored

@@ -18,7 +18,7 @@ from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.factory import open_judge
 from ground_gate.progress import RowProgress
-from ground_gate.targets.answers import Answer, Answered, TargetUsage
+from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.cache import AnswerCache
 from ground_gate.targets.command import ask_command
 from ground_gate.targets.http import HttpAsker
@@ -96,14 +96,7 @@ def _answer_prompt(
             usage_by_purpose = getattr(model, "usage_by_purpose", None)
             spent = usage_by_purpose().get(PURPOSE) if usage_by_purpose else None
             if spent is not None:
-                answered.usage = TargetUsage(
-                    calls=spent.calls,
-                    prompt_tokens=spent.prompt_tokens,
-                    completion_tokens=spent.completion_tokens,
-                    cache_hits=spent.cache_hits,
-                    retries=spent.retries,
-                    seconds=spent.seconds,
-                )
+                answered.usage = spent
 
 
 def _prompt_asker(prepared: Prepared, model: Judge) -> Ask:

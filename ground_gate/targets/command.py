@@ -27,8 +27,9 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import TargetError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
-from ground_gate.targets.answers import Answer, TargetUsage
+from ground_gate.targets.answers import Answer
 from ground_gate.targets.templates import row_values
+from ground_gate.usage import Usage
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 STDERR_LINES = 5  # quoted in a message
@@ -48,7 +49,7 @@ class _Session:
     shown: str
     samples: dict[str, Sample]
     timeout_s: float
-    usage: TargetUsage
+    usage: Usage
     limit: SpendingLimit | None
     sent_at: dict[str, float] = field(default_factory=dict)
     answers: dict[str, Answer] = field(default_factory=dict)
@@ -69,7 +70,7 @@ async def ask_command(
     samples: Sequence[Sample],
     *,
     timeout_s: float,
-    usage: TargetUsage,
+    usage: Usage,
     limit: SpendingLimit | None = None,
 ) -> tuple[dict[str, Answer], str | None]:
     """Every row's answer, and why the command stopped answering (None when it did not)."""

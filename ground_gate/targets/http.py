@@ -29,8 +29,9 @@ from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.failures import Failure, classify_status, server_message
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
-from ground_gate.targets.answers import Answer, TargetUsage
+from ground_gate.targets.answers import Answer
 from ground_gate.targets.templates import Template, parse, render, row_values
+from ground_gate.usage import Usage
 
 MAX_REPLY_BYTES = 10_000_000
 _ALONE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")
@@ -124,7 +125,7 @@ class HttpAsker:
         *,
         timeout_s: float,
         max_retries: int,
-        usage: TargetUsage,
+        usage: Usage,
         limit: SpendingLimit | None = None,
         sleep: Sleep = asyncio.sleep,
         rand: Callable[[], float] = random.random,
