@@ -119,7 +119,7 @@ async def _answer_app(
 ) -> None:
     target = prepared.target
     if target.command is not None:
-        await _answer_command(prepared, answered, cache, limit, progress)
+        await _answer_command(prepared, answered, env, cache, limit, progress)
         return
     assert target.http is not None
     async with httpx.AsyncClient(timeout=target.timeout_s) as client:
@@ -178,6 +178,7 @@ async def _each(
 async def _answer_command(
     prepared: Prepared,
     answered: Answered,
+    env: Mapping[str, str],
     cache: AnswerCache,
     limit: SpendingLimit | None,
     progress: Progress,
@@ -194,7 +195,12 @@ async def _answer_command(
             answered.usage.cache_hits += 1
     if misses:
         answers, stopped = await ask_command(
-            target.command, misses, timeout_s=target.timeout_s, usage=answered.usage, limit=limit
+            target.command,
+            misses,
+            timeout_s=target.timeout_s,
+            usage=answered.usage,
+            env=env,
+            limit=limit,
         )
         for sample in misses:
             answer = answers.get(sample.id)

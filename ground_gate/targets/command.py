@@ -19,7 +19,7 @@ import json
 import shlex
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,12 @@ from ground_gate.usage import Usage
 MAX_LINE_BYTES = 16 * 1024 * 1024
 STDERR_LINES = 5  # quoted in a message
 STDERR_KEEP_BYTES = 64 * 1024
+
+
+def program_env(env: Mapping[str, str]) -> dict[str, str]:
+    """The program's environment: ground-gate's, less the action's inputs (`INPUT_*`: the
+    GitHub token and the judge's key). Its own secrets reach it by their own names."""
+    return {name: value for name, value in env.items() if not name.startswith("INPUT_")}
 
 
 def stdin_line(sample: Sample) -> str:
@@ -71,9 +77,11 @@ async def ask_command(
     *,
     timeout_s: float,
     usage: Usage,
+    env: Mapping[str, str],
     limit: SpendingLimit | None = None,
 ) -> tuple[dict[str, Answer], str | None]:
-    """Every row's answer, and why the command stopped answering (None when it did not)."""
+    """Every row's answer, and why the command stopped answering (None when it did not).
+    env: ground-gate's environment; the program gets it without the action's inputs."""
     session = _Session(shlex.join(argv), {s.id: s for s in samples}, timeout_s, usage, limit)
     started = time.perf_counter()
     try:
@@ -83,6 +91,7 @@ async def ask_command(
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             limit=MAX_LINE_BYTES,
+            env=program_env(env),
         )
     except OSError as exc:
         raise TargetError(f"cannot start the command `{session.shown}`: {exc.strerror}") from None

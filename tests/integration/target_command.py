@@ -4,12 +4,14 @@ Modes (argv[1:]): `answer` (every row, from its context; `-mars` rows add an inv
 sentence), `die-after N` (answers N rows, then exits 3 with an error on stderr),
 `not-json-at N` (the Nth line printed is a log line), `duplicate ID`, `unknown`, `no-id`,
 `empty ID`, `skip ID` (never answers that row, exits 0), `contexts` (answers with the
-contexts it "retrieved"), `count FILE` (appends one line per row answered to FILE).
+contexts it "retrieved"), `count FILE` (appends one line per row answered to FILE), `env FILE`
+(writes the names of its environment variables to FILE).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 
@@ -20,6 +22,9 @@ def answer_for(row_id: str, context: str) -> str:
 
 def main(mode: list[str]) -> int:
     printed = 0
+    if mode[0] == "env":
+        with open(mode[1], "w", encoding="utf-8") as handle:
+            handle.write("\n".join(sorted(os.environ)))
     for line in sys.stdin:
         row = json.loads(line)
         reply = {"id": row["id"], "response": answer_for(row["id"], row["context"])}

@@ -555,3 +555,14 @@ def test_command_target__two_shards_merge_into_the_unsharded_run(tmp_path):
         for line in (tmp_path / f"responses-{k}.jsonl").read_text().splitlines()
     ]
     assert sorted(line["id"] for line in lines) == sorted(_ids(whole))
+
+
+def test_command_target__runs_without_the_actions_inputs_in_its_environment(tmp_path):
+    names = tmp_path / "env.txt"
+    with FakeOpenAI(handler=model_and_judge) as judge:
+        config = command_project(tmp_path, judge.url, "env", str(names))
+        result, _ = invoke(config, env={"INPUT_GITHUB-TOKEN": "ghs_x", "INPUT_OPENAI-API-KEY": "k"})
+    assert result.exit_code == 0, result.output
+    seen = names.read_text().split()
+    assert "APP_AUTH" in seen and "FAKE_KEY" in seen  # its own secrets, by their own names
+    assert not [name for name in seen if name.startswith("INPUT_")]
