@@ -17,6 +17,7 @@ from ground_gate.datasets import Sample
 from ground_gate.planning import MARK
 from ground_gate.results import MetricResult, RowResult
 from ground_gate.runner import RunResult
+from ground_gate.target_record import target_entry
 from ground_gate.targets import (
     TARGET_ERROR_PREFIX,
     Answered,
@@ -26,7 +27,6 @@ from ground_gate.targets import (
     prepare_target,
     responses_text,
 )
-from ground_gate.targets.answers import usage_entry
 from ground_gate.targets.planning import TargetPlan, plan_target
 from ground_gate.workload import Work, as_judged
 
@@ -80,22 +80,8 @@ class Answering:
         result.incomplete = self.stopped or result.incomplete
 
     def entries(self) -> tuple[dict[str, Any], ...]:
-        """The record's `targets`: per dataset, what defines its target, what it spent, and
-        the rows it failed (counted apart from the judge's errors)."""
-        return tuple(
-            {
-                "dataset": outcome.dataset,
-                **outcome.definition,
-                "usage": usage_entry(outcome.usage),
-                "seconds": outcome.seconds,
-                "rows": len(outcome.order),
-                "answered": sum(1 for a in outcome.answers.values() if a.ok),
-                "errors": len(outcome.failed),
-                "failed": [{"id": a.id, "error": a.error} for a in outcome.failed],
-                "stopped": outcome.stopped,
-            }
-            for outcome in self.answered
-        )
+        """The record's `targets`: one entry per dataset with a target."""
+        return tuple(target_entry(outcome) for outcome in self.answered)
 
     def responses(self) -> str:
         return responses_text(self.answered)

@@ -152,7 +152,6 @@ class Plan:
     metrics: tuple[str, ...] = ()  # the metrics' names, in the order they run
     budget: Budget | None = None
     targets: list[TargetPlan] = field(default_factory=list)  # datasets' targets, asked first
-    target_budgets: dict[str, Budget | None] = field(default_factory=dict)  # by dataset
 
     def by_metric(self) -> dict[str, Tally]:
         metrics: dict[str, Tally] = {name: Tally() for name in self.metrics}
@@ -265,42 +264,9 @@ def plan_json(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> dict[st
         **_entry(plan, total),
         "metrics": metrics,
         "over_budget": plan.over_budget(),
-        "targets": [_target_entry(plan, target) for target in plan.targets],
+        "targets": [target.as_json() for target in plan.targets],
         "estimated": list(ASSUMPTIONS),
     }
-
-
-def _target_entry(plan: Plan, target: TargetPlan) -> dict[str, Any]:
-    return {
-        "dataset": target.dataset,
-        "kind": target.kind,
-        "calls": target.calls,
-        "cached": target.cached,
-        "to_call": target.to_call,
-        "prompt_tokens": target.prompt_tokens,
-        "completion_tokens": target.completion_tokens,
-        "over_budget": target.over_budget(plan.target_budgets.get(target.dataset)),
-    }
-
-
-def _target_lines(plan: Plan) -> list[str]:
-    """What the datasets' targets would be asked, before the judge (not in the table)."""
-    lines = []
-    for target in plan.targets:
-        line = (
-            f"target of {target.dataset} ({target.kind}): {target.calls} call(s), "
-            f"{target.cached} cached, {target.to_call} to call"
-        )
-        if target.kind == "prompt":
-            line += (
-                f", {target.prompt_tokens:,} prompt tokens, at most "
-                f"{target.completion_tokens:,} completion tokens"
-            )
-        over = target.over_budget(plan.target_budgets.get(target.dataset))
-        if over:
-            line += f"; target.budget: this run would stop early at {'; '.join(over)}"
-        lines.append(line)
-    return ["", *lines] if lines else []
 
 
 def _money(value: float | None) -> str:
@@ -352,4 +318,5 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
     over = plan.over_budget()
     if over:
         notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")
-    return "\n".join([*head, table, *notes, *_target_lines(plan)]) + "\n"
+    targets = ["", *(target.text() for target in plan.targets)] if plan.targets else []
+    return "\n".join([*head, table, *notes, *targets]) + "\n"

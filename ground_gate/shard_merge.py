@@ -12,7 +12,6 @@ on rows it does not have.
 
 from __future__ import annotations
 
-import copy
 import json
 import math
 from collections.abc import Callable, Mapping, Sequence
@@ -22,6 +21,7 @@ from typing import Any
 from ground_gate.errors import MergeError
 from ground_gate.record import RowKey, RunRecord, ShardPlace
 from ground_gate.results import RowResult
+from ground_gate.target_record import merged_targets
 from ground_gate.usage import Usage
 
 MISSING_LISTED = 10  # missing shards named in the message; the rest are counted
@@ -311,40 +311,3 @@ def _evidence(shards: Sequence[ShardRecord]) -> tuple[str | None, str | None]:
         if s.record.evidence_problem
     ]
     return shards[0].record.evidence_policy, ("; ".join(problems) or None)
-
-
-# A target entry's fields that say what it did (the others say what it was).
-_DONE = ("usage", "seconds", "rows", "answered", "errors", "failed", "stopped")
-
-
-def merged_targets(
-    shards: Sequence[tuple[str, Sequence[Mapping[str, Any]]]],
-) -> tuple[dict[str, Any], ...]:
-    """The merged record's `targets` from its shards' ((name, entries) pairs): per dataset,
-    counts and usage summed, failed rows joined, the slowest answering time, the first stop.
-    A target defined differently in one shard (another prompt file digest, model, URL or
-    argv) is refused: its answers are not the other shards'."""
-    merged: dict[str, dict[str, Any]] = {}
-    for name, entries in shards:
-        for entry in entries:
-            found = merged.get(entry["dataset"])
-            if found is None:
-                merged[entry["dataset"]] = copy.deepcopy(dict(entry))
-                continue
-            if _definition(found) != _definition(entry):
-                raise MergeError(
-                    f"{name}: the target of dataset '{entry['dataset']}' is not the other "
-                    "shards' (its prompt file, model, URL or command differs)"
-                )
-            for key in ("rows", "answered", "errors"):
-                found[key] += entry[key]
-            for key, value in entry["usage"].items():
-                found["usage"][key] = round(found["usage"][key] + value, 3)
-            found["failed"] = [*found["failed"], *entry["failed"]]
-            found["seconds"] = max(found["seconds"], entry["seconds"])
-            found["stopped"] = found["stopped"] or entry["stopped"]
-    return tuple(merged.values())
-
-
-def _definition(entry: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in entry.items() if k not in _DONE}

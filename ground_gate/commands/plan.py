@@ -43,7 +43,6 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
     )
     found = make_plan(config, work, build_metrics(config.metrics), judge)
     found.targets = targets
-    found.target_budgets = {d.name: d.target.budget for d in config.datasets if d.target}
     return found, describe(config.judge, PROMPT_VERSION)
 
 

@@ -25,6 +25,7 @@ from ground_gate.report.formatting import (
     threshold_text,
 )
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
+from ground_gate.report.targets import target_lines
 from ground_gate.report.types import BaselineEntry, ScoreEntry
 from ground_gate.results import ADDRESSED_TO_JUDGE
 
@@ -322,34 +323,6 @@ def _usage(report: Report) -> list[str]:
     ]
 
 
-def _targets(report: Report) -> list[str]:
-    """Who answered the rows, when a dataset has a target: what defines it, how many rows it
-    answered, and its usage, apart from the judge's. Every string is escaped (a fork's report
-    is rendered here too)."""
-    lines = []
-    for entry in report.get("targets", []):
-        raw: Mapping[str, Any] = entry
-        kind = entry["kind"]
-        if kind == "prompt":
-            model = cell(str(raw.get("model", "")), 60)
-            what = f"prompt `{code(str(raw.get('prompt', '')))}` on {model}"
-        elif kind == "http":
-            what = f"http `{code(str(raw.get('url', '')))}`"
-        else:
-            what = f"command `{code(' '.join(map(str, raw.get('argv', []))))}`"
-        usage = entry["usage"]
-        text = (
-            f"Answered by the target of **{cell(entry['dataset'], 60)}**, {what}: "
-            f"{entry['answered']} of {entry['rows']} row(s), {entry['errors']} failed; "
-            f"{usage['calls']} call(s), {usage['cache_hits']} from the cache"
-        )
-        if kind == "prompt":
-            tokens = (usage["prompt_tokens"], usage["completion_tokens"])
-            text += f", {tokens[0]:,} prompt + {tokens[1]:,} completion tokens"
-        lines.append(text + ".")
-    return [*lines, ""] if lines else []
-
-
 def _cost_text(report: Report) -> str:
     """The judge's cost at judge.prices, and judge.budget's use, when known."""
     text = ""
@@ -392,7 +365,7 @@ def render_markdown(
         parts += [*worst, ""]
     parts += [*_rows_table(report), ""]
     parts += [*_score_details(report), ""]
-    parts += _targets(report)
+    parts += target_lines(report)
     parts += _usage(report)
     return "\n".join(parts) + "\n"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ground_gate.config.model import Budget
 from ground_gate.judge.base import JudgeRequest
 from ground_gate.judge.budget import estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
@@ -27,6 +28,7 @@ class TargetPlan:
 
     dataset: str
     kind: str
+    budget: Budget | None = None  # target.budget
     calls: int = 0  # requests a run with an empty cache makes (rows sent to a command)
     cached: int = 0  # of them, answered by the cache now
     prompt_tokens: int = 0  # a prompt target's, estimated over `calls`
@@ -37,8 +39,9 @@ class TargetPlan:
     def to_call(self) -> int:
         return self.calls - self.cached
 
-    def over_budget(self, budget: Any) -> list[str]:
+    def over_budget(self) -> list[str]:
         """The target.budget limits this run would reach, by the plan's figures."""
+        budget = self.budget
         if budget is None:
             return []
         over = []
@@ -49,10 +52,39 @@ class TargetPlan:
             over.append(f"max_tokens {budget.max_tokens:,} (about {tokens:,})")
         return over
 
+    def as_json(self) -> dict[str, Any]:
+        """The target's part of `plan --format json`."""
+        return {
+            "dataset": self.dataset,
+            "kind": self.kind,
+            "calls": self.calls,
+            "cached": self.cached,
+            "to_call": self.to_call,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "over_budget": self.over_budget(),
+        }
+
+    def text(self) -> str:
+        """The target's line in the plan for people (asked before the judge)."""
+        line = (
+            f"target of {self.dataset} ({self.kind}): {self.calls} call(s), {self.cached} "
+            f"cached, {self.to_call} to call"
+        )
+        if self.kind == "prompt":
+            line += (
+                f", {self.prompt_tokens:,} prompt tokens, at most "
+                f"{self.completion_tokens:,} completion tokens"
+            )
+        over = self.over_budget()
+        if over:
+            line += f"; target.budget: this run would stop early at {'; '.join(over)}"
+        return line
+
 
 def plan_target(prepared: Prepared, no_cache: bool) -> TargetPlan:
     target = prepared.target
-    plan = TargetPlan(prepared.dataset, target.kind, calls=len(prepared.samples))
+    plan = TargetPlan(prepared.dataset, target.kind, target.budget, calls=len(prepared.samples))
     if target.prompt is None:
         _plan_app(prepared, no_cache, plan)
     else:

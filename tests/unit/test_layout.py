@@ -41,7 +41,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # a run's report files, written in one place and read back by one strict reader
     "report_files": ("record", "report", "file_reader", "errors", "exit_codes"),
     # shards' records joined into the unsharded run's
-    "shard_merge": ("record", "results", "usage", "errors"),
+    "shard_merge": ("record", "results", "usage", "target_record", "errors"),
+    # a target's entry in the record: made from what it answered, joined across shards
+    "target_record": ("targets", "errors"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
     "planning": (
@@ -52,7 +54,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the step before scoring: each dataset's target answers its rows; what it could not
     # answer becomes error rows, its stop the run's, its record the report's `targets`
     "answering": (
-        "targets", "workload", "planning", "runner", "results", "datasets", "config", "errors",
+        "targets", "target_record", "workload", "planning", "runner", "results", "datasets",
+        "config", "errors",
     ),
     # the system under test, asked for each row's response: no metric, no report
     "targets": ("judge", "datasets", "config", "progress", "errors", "usage", "file_reader"),

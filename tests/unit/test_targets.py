@@ -12,6 +12,7 @@ from ground_gate.config.model import HttpTarget, TargetConfig
 from ground_gate.datasets import Sample
 from ground_gate.errors import ConfigError
 from ground_gate.judge.cache import JudgeCache
+from ground_gate.report.targets import target_lines
 from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.cache import AnswerCache, depends_on_digest
 from ground_gate.targets.command import stdin_line
@@ -179,8 +180,6 @@ def test_responses_text__one_line_per_answer_in_row_order() -> None:
 
 
 def test_markdown__says_who_answered_with_every_string_escaped() -> None:
-    from ground_gate.report.markdown import _targets
-
     usage = {"calls": 20, "cache_hits": 2, "prompt_tokens": 1234, "completion_tokens": 56}
     entry = {"usage": {**usage, "retries": 0, "seconds": 1.0}, "rows": 20, "answered": 19}
     entry |= {"errors": 1, "failed": [], "stopped": None, "seconds": 2.0}
@@ -192,7 +191,7 @@ def test_markdown__says_who_answered_with_every_string_escaped() -> None:
              **entry},
         ]
     }  # fmt: skip
-    assert _targets(report) == [  # type: ignore[arg-type]
+    assert target_lines(report) == [  # type: ignore[arg-type]
         "Answered by the target of **support**, prompt `prompts/answer.md` on gpt-4o-mini: 19 "
         "of 20 row(s), 1 failed; 20 call(s), 2 from the cache, 1,234 prompt + 56 completion "
         "tokens.",
