@@ -566,3 +566,36 @@ def test_command_target__runs_without_the_actions_inputs_in_its_environment(tmp_
     seen = names.read_text().split()
     assert "APP_AUTH" in seen and "FAKE_KEY" in seen  # its own secrets, by their own names
     assert not [name for name in seen if name.startswith("INPUT_")]
+
+
+def test_prompt_target__an_empty_answer_is_that_rows_error(tmp_path):
+    def serve(body: Any) -> fake_openai.Reply:
+        if not is_judge_request(body) and "Row: q03\n" in body["messages"][-1]["content"]:
+            return fake_openai.completion("   ")
+        return model_and_judge(body)
+
+    with FakeOpenAI(handler=serve) as server:
+        result, report = invoke(prompt_project(tmp_path, server.url))
+    assert result.exit_code == 1
+    row = next(row for row in report["rows"] if row["id"] == "q03")
+    assert row["metrics"]["groundedness"]["error"] == (
+        "target: the target's model fake-answerer answered nothing for row 'q03'"
+    )
+
+
+def test_prompt_target__a_model_that_refuses_the_key_stops_the_run(tmp_path):
+    def serve(body: Any) -> fake_openai.Reply:
+        if is_judge_request(body):
+            return model_and_judge(body)
+        return fake_openai.error(401, "Incorrect API key provided: sk-judg****-key")
+
+    with FakeOpenAI(handler=serve) as server:
+        result, report = invoke(prompt_project(tmp_path, server.url))
+    assert result.exit_code == 2
+    assert (
+        "ground-gate: error: the target of dataset 'support' stopped: the target's model "
+        "rejected the API key (HTTP 401) at 127.0.0.1: check the key and its access to model "
+        "'fake-answerer'"
+    ) in result.output
+    assert report["rows"] == [] and len(report["not_run"]) == 20
+    assert sum(1 for r in server.requests if is_judge_request(r.body)) == 0
