@@ -14,7 +14,9 @@
    nothing is evaluated), writing the reports into `<working-directory>/ground-gate-report/`.
 6. Publish: job summary, step outputs, annotations, then the sticky comment (best effort; a
    shard never comments: one comment per pull request, the merge job's). github/ is handed
-   the report, the markdown and the pull request's number; it calls nothing back.
+   the report, the markdown and the pull request's number; it calls nothing back. The
+   comment mentions no page: the post step (action_post.py) links it once a later step has
+   uploaded it.
 7. Exit: 2 when the run could not finish, else the gate's verdict (see exit_codes.py), with
    `fail-on-threshold: false` turning a missed threshold into 0. A finished shard exits 0:
    its rows alone are not the gate, the merge is.
@@ -23,7 +25,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 
 from ground_gate.action_settings import Settings, judge_overrides
@@ -37,6 +39,7 @@ from ground_gate.commands.merge import (
 from ground_gate.commands.run import RunOptions, execute
 from ground_gate.errors import ArtifactRefused, ConfigError, GroundGateError, MergeError
 from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED, exit_code
+from ground_gate.file_reader import Unreadable, read_capped
 from ground_gate.github.artifact import (
     publish_artifact,
     refuse_artifact,
@@ -45,6 +48,7 @@ from ground_gate.github.artifact import (
 )
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.event import read_pr_number_file
+from ground_gate.github.page_link import remember_comment
 from ground_gate.github.publish import (
     ReportPaths,
     mask_secrets,
@@ -56,14 +60,14 @@ from ground_gate.report.markdown import render_markdown
 from ground_gate.report.types import Report
 from ground_gate.report_files import (
     ARTIFACT_MAX_BYTES,
+    MAX_REPORT_BYTES,
+    Echo,
     Outcome,
     ReportFiles,
     judged,
     read_report,
     report_text,
 )
-
-Echo = Callable[[str], None]
 
 
 def run_action(env: Mapping[str, str], echo: Echo) -> int:
@@ -98,6 +102,8 @@ def run_action(env: Mapping[str, str], echo: Echo) -> int:
         client=client,
         paths=paths,
     )
+    if published.comment in ("created", "updated"):  # the post step may link the page
+        remember_comment(paths.directory, settings)
     return exit_code(
         passed=published.passed,
         incomplete=not finished,
@@ -132,7 +138,7 @@ def _evaluate(
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
     )
-    # read before the run writes its reports, which may be the very file (report.json)
+    # a shard leaves the exact bytes it compared with beside its report, for the merge
     baseline = _read_bytes(settings.baseline) if settings.shard and settings.baseline else None
     outcome = execute(options, env, echo)
     if baseline is not None:
@@ -141,10 +147,11 @@ def _evaluate(
 
 
 def _read_bytes(path: Path) -> bytes | None:
-    """The file's bytes, or None when it cannot be read (the run then says why)."""
+    """The file's bytes, or None when it is no regular file under the report cap (the run's
+    own reader then says why, at once: a FIFO or /dev/zero is never read)."""
     try:
-        return path.read_bytes()
-    except OSError:
+        return read_capped(path, MAX_REPORT_BYTES)
+    except Unreadable:
         return None
 
 

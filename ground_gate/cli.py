@@ -10,6 +10,7 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
@@ -25,23 +26,30 @@ from ground_gate.cli_options import (
     to_file,
     user_errors,
 )
-from ground_gate.commands.calibrate import CalibrateOptions
-from ground_gate.commands.calibrate import calibrate as calibrate_run
-from ground_gate.commands.merge import MergeOptions
-from ground_gate.commands.merge import merge as merge_shards
-from ground_gate.commands.plan import PlanOptions, plan_document
-from ground_gate.commands.rerender import RenderOptions, render_saved
-from ground_gate.commands.run import RunOptions, execute
-from ground_gate.config.loader import load_config, schema_text
-from ground_gate.datasets import iter_samples
-from ground_gate.datasets.shards import Shard
+from ground_gate.console import is_terminal, print_outcome, saved_summary, written_reports
 from ground_gate.exit_codes import install_signal_policy
-from ground_gate.local.commands import models
-from ground_gate.report_files import Outcome, ReportFiles, report_text
-from ground_gate.targets import prepare_target
+
+if TYPE_CHECKING:  # each command imports what it runs when it runs: --version and --help
+    # answer without the judge's client (openai), jsonschema or the metrics
+    from ground_gate.datasets.shards import Shard
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class Commands(click.Group):
+    """The commands, `models` loaded when it is named (or listed by --help): --version
+    reads nothing but the version."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), "models"})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name == "models" and "models" not in self.commands:
+            from ground_gate.local.commands import models
+
+            self.add_command(models)
+        return super().get_command(ctx, cmd_name)
+
+
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ground-gate")
 @click.option(
     "-v",
@@ -63,21 +71,6 @@ def _configure_logging(verbose: int) -> None:
     logger.handlers[:] = [handler]
     logger.propagate = False
     logger.setLevel(logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING)
-
-
-def _print_outcome(
-    outcome: Outcome, json_out: Path | None, md_out: Path | None, quiet: bool
-) -> None:
-    """The report asked for on stdout, else the markdown summary (on stderr when stdout
-    carries the JSON report), then the reason a run did not finish."""
-    if json_out == STDOUT:
-        click.echo(report_text(outcome.report), nl=False)
-    if md_out == STDOUT or (not quiet and json_out != STDOUT):
-        click.echo(outcome.markdown, nl=False)
-    elif not quiet:
-        click.echo(outcome.markdown, nl=False, err=True)
-    if outcome.report["incomplete"]:
-        echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
 
 
 @cli.command()
@@ -121,7 +114,12 @@ def run(
     output_responses: Path | None,
     quiet: bool,
 ) -> None:
-    """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
+    """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error).
+    At a terminal the summary is for people (its verdict last); `--output-md -` prints the
+    markdown."""
+    from ground_gate.commands.run import RunOptions, execute
+    from ground_gate.report_files import ReportFiles
+
     options = RunOptions(
         config_path=config_path,
         datasets=datasets,
@@ -134,7 +132,8 @@ def run(
     )
     one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, echo_err)
-    _print_outcome(outcome, output_json, output_md, quiet)
+    written = written_reports(output_json, output_md, output_junit, output_html)
+    print_outcome(outcome, output_json, output_md, quiet, written)
     sys.exit(outcome.exit_code)
 
 
@@ -160,11 +159,16 @@ def merge(
     """Join the JSON reports of `run --shard K/N` (all N of them) into the unsharded run's
     report; exit 0 (passed), 1 (failed) or 2 (a shard missing, repeated or from another
     config, datasets or prompts; a report that is not valid)."""
+    from ground_gate.commands.merge import MergeOptions
+    from ground_gate.commands.merge import merge as merge_shards
+    from ground_gate.report_files import ReportFiles
+
     one_stdout(output_json, output_md)
     files = ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html)
     options = MergeOptions(reports, baseline, files)
     outcome = merge_shards(options, echo_err)
-    _print_outcome(outcome, output_json, output_md, quiet)
+    written = written_reports(output_json, output_md, output_junit, output_html)
+    print_outcome(outcome, output_json, output_md, quiet, written)
     sys.exit(outcome.exit_code)
 
 
@@ -188,13 +192,17 @@ def merge(
 @user_errors
 def report_command(report_path: Path, output_md: Path | None, output_html: Path | None) -> None:
     """Render a saved JSON report (a run's, a merge's or a calibration's) again, with the
-    renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read."""
+    renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read. With
+    neither option it prints the markdown, or at a terminal a run's summary for people."""
+    from ground_gate.commands.rerender import RenderOptions, render_saved
+
+    people = output_md is None and output_html is None and is_terminal(sys.stdout)
     if output_md is None and output_html is None:
         output_md = STDOUT
     options = RenderOptions(report_path, to_file(output_md), output_html)
     markdown, code = render_saved(options, echo_err)
     if output_md == STDOUT:
-        click.echo(markdown, nl=False)
+        click.echo((saved_summary(report_path) if people else None) or markdown, nl=False)
     sys.exit(code)
 
 
@@ -204,6 +212,10 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
 def validate(config_path: Path) -> None:
     """Check the config, every dataset row and every target's placeholders, without calling
     the judge or a target."""
+    from ground_gate.config.loader import load_config
+    from ground_gate.datasets import iter_samples
+    from ground_gate.targets import prepare_target
+
     config = load_config(config_path, os.environ)
     for index, dataset in enumerate(config.datasets):
         if dataset.target is None:
@@ -239,6 +251,8 @@ def plan(
     no_cache: bool,
 ) -> None:
     """Estimate a run's judge calls, tokens and cost, and what the cache holds; calls no judge."""
+    from ground_gate.commands.plan import PlanOptions, plan_document
+
     options = PlanOptions(config_path, datasets, limit, no_cache)
     click.echo(plan_document(options, os.environ, output_format), nl=False)
 
@@ -246,6 +260,8 @@ def plan(
 @cli.command()
 def schema() -> None:
     """Print the config's JSON Schema (for editors: yaml-language-server)."""
+    from ground_gate.config.loader import schema_text
+
     click.echo(schema_text())
 
 
@@ -279,11 +295,15 @@ def calibrate(
     output_html: Path | None,
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
+    from ground_gate.commands.calibrate import CalibrateOptions
+    from ground_gate.commands.calibrate import calibrate as calibrate_run
+    from ground_gate.report_files import ReportFiles
+
     one_stdout(output_json, output_md)
     files = ReportFiles(json=to_file(output_json), markdown=to_file(output_md), html=output_html)
     options = CalibrateOptions(config_path, labels, limit, no_cache, files)
     outcome = calibrate_run(options, os.environ, echo_err)
-    _print_outcome(outcome, output_json, output_md, quiet=False)
+    print_outcome(outcome, output_json, output_md, quiet=False)
     sys.exit(outcome.exit_code)
 
 
@@ -293,9 +313,6 @@ def action() -> None:
     from ground_gate.action import run_action
 
     sys.exit(run_action(os.environ, echo_err))
-
-
-cli.add_command(models)
 
 
 def main() -> None:

@@ -20,6 +20,7 @@ from ground_gate.dataset_scores import (
     paired_change,
     row_scores,
 )
+from ground_gate.numbers import bound, figure, holds, relation
 from ground_gate.results import RowResult
 
 OnError = Literal["fail", "skip"]
@@ -66,13 +67,15 @@ def meets(value: float, threshold: Threshold) -> bool:
     return threshold.max is None or value <= threshold.max
 
 
-def describe(threshold: Threshold) -> str:
-    parts = []
-    if threshold.min is not None:
-        parts.append(f"\u2265 {threshold.min:g}")
-    if threshold.max is not None:
-        parts.append(f"\u2264 {threshold.max:g}")
-    return " and ".join(parts)
+def describe(value: float, threshold: Threshold) -> str:
+    """The mean against its bounds, with the decimals that make it read true; only the bound
+    it misses when it misses one: "0.101 > max 0.10", "0.91 \u2265 min 0.80"."""
+    bounds = [(k, b) for k, b in (("min", threshold.min), ("max", threshold.max)) if b is not None]
+    missed = [(k, b) for k, b in bounds if not holds(value, k, b)]
+    shown = figure(value, [b for _, b in bounds])
+    return " and ".join(
+        f"{shown} {relation(value, k, b)} {k} {bound(b)}" for k, b in (missed or bounds)
+    )
 
 
 def percent(confidence: float) -> str:
@@ -99,31 +102,32 @@ def judge_change(score: str, change: PairedChange, threshold: Threshold | None) 
     if interval is None or delta is None:  # fewer than MIN_PAIRED paired rows
         reason = _too_few(change)
         if max_drop is not None:
-            reason += f": max_drop {max_drop:g} is not checked"
+            reason += f": max_drop {bound(max_drop)} is not checked"
         return BaselineVerdict(change, max_drop, None, None, reason)
     drop = worse_by(score, delta)
     least, most = sorted((worse_by(score, interval[0]), worse_by(score, interval[1])))
     direction: Direction = "worse" if least > 0 else "better" if most < 0 else "noise"
-    said = f"{abs(drop):.3f} {'worse' if drop > 0 else 'better'} than the baseline"
+    margin = () if max_drop is None else (max_drop,)
+    said = f"{figure(abs(drop), margin, 3)} {'worse' if drop > 0 else 'better'} than the baseline"
     said = (said if drop else "unchanged from the baseline") + f" on {change.paired} paired rows"
     level = percent(change.confidence)
     passed: bool | None = None
     if max_drop is None:
         reason = said
     elif drop <= max_drop:
-        passed, reason = True, f"{said}: within max_drop {max_drop:g}"
+        passed, reason = True, f"{said}: within max_drop {bound(max_drop)}"
     elif least > max_drop:
         passed = False
         reason = (
-            f"{said}: more than max_drop {max_drop:g}, and at least {least:.3f} worse at "
-            f"{level} confidence"
+            f"{said}: more than max_drop {bound(max_drop)}, and at least "
+            f"{figure(least, margin, 3)} worse at {level} confidence"
         )
     else:
         passed = True
-        bound = f"only {least:.3f} worse" if least > 0 else "no worse at all"
+        may = f"only {figure(least, margin, 3)} worse" if least > 0 else "no worse at all"
         reason = (
-            f"{said}: more than max_drop {max_drop:g}, but not significantly: at {level} "
-            f"confidence it may be {bound}"
+            f"{said}: more than max_drop {bound(max_drop)}, but not significantly: at {level} "
+            f"confidence it may be {may}"
         )
     return BaselineVerdict(change, max_drop, direction, passed, reason)
 
@@ -148,9 +152,7 @@ def _bounds(
         return False, "no row produced this score"
     if not threshold.bounded:
         return None, "no baseline given: max_drop is not checked"
-    if not meets(summary.mean, threshold):
-        return False, f"{summary.mean:.2f} is not {describe(threshold)}"
-    return True, f"{summary.mean:.2f} is {describe(threshold)}"
+    return meets(summary.mean, threshold), describe(summary.mean, threshold)
 
 
 def judge_summary(

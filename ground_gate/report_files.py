@@ -15,26 +15,25 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
 from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.record import RunRecord, verdicts
+from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import build_report
 from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.readback import baseline_scores
 from ground_gate.report.schema import schema_mismatch
-from ground_gate.report.selection import DEFAULT_WORST_ROWS
 from ground_gate.report.types import Report
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024  # a report ground-gate writes stays far below
 # A pull request's artifact read by the privileged workflow_run job: it does not read a pull
 # request's gigabytes (json_report keeps the texts a report carries under 24 MiB).
 ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
-WORST_ROWS = DEFAULT_WORST_ROWS  # rows the markdown details (and `evidence: shown` quotes)
 
 Echo = Callable[[str], None]
 
@@ -62,9 +61,10 @@ class ReportFiles:
         for name, path in self.named():
             for other, earlier in [*seen, *inputs]:
                 if _same_file(path, earlier):
+                    both = str(path) if str(path) == str(earlier) else f"{path} and {earlier}"
                     raise ConfigError(
-                        f"{name} and {other} are both {path}: give each report file a path of "
-                        "its own, apart from the files the command reads"
+                        f"{name} and {other} are one file ({both}): give each report file a "
+                        "path of its own, apart from the files the command reads"
                     )
             seen.append((name, path))
 
@@ -84,7 +84,7 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
     written, and how the run ends. A shard's own verdict covers its rows only: it exits 0
     once complete, and the merge gates."""
     report = judged(record, baseline)
-    markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
+    markdown = render_markdown(report, baseline=baseline)
     texts: list[tuple[Path | None, Callable[[], str]]] = [
         (files.json, lambda: report_text(report)),
         (files.markdown, lambda: markdown),
@@ -101,10 +101,13 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
 
 
 def judged(record: RunRecord, baseline: Report | None) -> Report:
-    """The JSON report of `record` with its verdicts, against the baseline's rows if given."""
-    return build_report(
+    """The JSON report of `record` with its verdicts, against the baseline's rows if given;
+    then each row beside itself in the baseline (report/baseline_rows.py), so the JSON report
+    carries what the pull request broke for every renderer."""
+    report = build_report(
         record, verdicts(record, None if baseline is None else baseline_scores(baseline))
     )
+    return report if baseline is None else cast(Report, compare_rows(report, baseline))
 
 
 def report_text(report: Mapping[str, Any]) -> str:
@@ -185,9 +188,11 @@ def _read_text(path: Path, name: str, error: type[GroundGateError], max_bytes: i
 
 
 def _same_file(a: Path, b: Path) -> bool:
+    """Whether writing `a` would overwrite `b`: one regular file (or one path not yet made). A
+    pipe or a terminal (/dev/stdout and /dev/stderr after `2>&1`) may take two documents."""
     try:
         if a.exists() and b.exists():
-            return a.samefile(b)
+            return a.is_file() and b.is_file() and a.samefile(b)
         return a.resolve() == b.resolve()
     except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL in a path
         return str(a) == str(b)

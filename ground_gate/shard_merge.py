@@ -61,8 +61,7 @@ def merge_records(
         first,
         judge=_judge(shards),
         datasets=tuple(
-            replace(d, rows=first.shard.dataset_rows.get(d.name, 0) if first.shard else d.rows)
-            for d in first.datasets
+            replace(d, rows=shards[0].place.dataset_rows.get(d.name, 0)) for d in first.datasets
         ),
         rows=_rows(shards),
         incomplete=_incomplete(shards),
@@ -295,13 +294,10 @@ def _usage(shards: Sequence[ShardRecord]) -> dict[str, Usage]:
 def _costs(shards: Sequence[ShardRecord], usage: Mapping[str, Usage]) -> dict[str, float] | None:
     """The shards' costs at judge.prices, summed (cost is linear in tokens, so this is the
     unsharded run's), where every shard priced its usage."""
-    if any(s.record.costs is None for s in shards):
+    costs = [s.record.costs for s in shards]
+    if any(c is None for c in costs):
         return None
-    names = [*usage, "total"]
-    summed = {
-        n: math.fsum(s.record.costs.get(n, 0.0) for s in shards if s.record.costs) for n in names
-    }
-    return summed
+    return {n: math.fsum(c.get(n, 0.0) for c in costs if c is not None) for n in [*usage, "total"]}
 
 
 def _evidence(shards: Sequence[ShardRecord]) -> tuple[str | None, str | None]:

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ground_gate.datasets.identity import file_digest
+from ground_gate.datasets.identity import bytes_digest, file_digest
 from ground_gate.errors import MergeError
+from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.record import RunRecord
 from ground_gate.report.readback import record_of
 from ground_gate.report.types import Report
@@ -66,10 +67,13 @@ def read_merged(options: MergeOptions) -> Merged:
             *([("the baseline", options.baseline)] if options.baseline else []),
         ]
     )
-    reports = [(path, _read(path, options.max_report_bytes)) for path in options.reports]
+    reports = [
+        (path, read_report(path, error=MergeError, max_bytes=options.max_report_bytes))
+        for path in options.reports
+    ]
     baseline_path = options.baseline
     if baseline_path is None and options.baseline_copies:
-        baseline_path = _left_baseline(reports)
+        baseline_path = _left_baseline(reports, options.max_report_bytes)
     baseline = None
     if baseline_path is not None:
         baseline = read_report(
@@ -101,19 +105,21 @@ def _record(name: str, report: Report) -> RunRecord:
         raise MergeError(f"{name}: the report does not hold together ({exc})") from None
 
 
-def _read(path: Path, max_bytes: int) -> Report:
-    return read_report(path, error=MergeError, max_bytes=max_bytes)
-
-
-def _left_baseline(reports: Sequence[tuple[Path, Report]]) -> Path | None:
+def _left_baseline(reports: Sequence[tuple[Path, Report]], max_bytes: int) -> Path | None:
     """The baseline copy a shard compared with one left beside its report (the action's
-    shard mode leaves it in its artifact), checked by its digest; None if none left one."""
+    shard mode leaves it in its artifact), checked by its digest, its size checked first
+    (a pull request's artifact is never hashed past the cap); None if none left one."""
     for path, report in reports:
         shard = report.get("shard")
         recorded = shard["baseline_digest"] if shard else None
         copy = path.parent / BASELINE_COPY
         if recorded and copy.is_file():
-            if file_digest(copy) != recorded:
+            try:
+                digest = bytes_digest(read_capped(copy, max_bytes))
+            except Unreadable as exc:
+                problem_text = problem(exc, "a JSON report", f"larger than {max_bytes >> 20} MiB")
+                raise MergeError(f"{copy}: {problem_text}") from None
+            if digest != recorded:
                 raise MergeError(
                     f"{copy}: not the baseline the shards were compared with ({recorded})"
                 )

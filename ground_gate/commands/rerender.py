@@ -13,7 +13,7 @@ from ground_gate.report import calibration as calibration_report
 from ground_gate.report.html import render_html
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.schema import schema_mismatch
-from ground_gate.report_files import WORST_ROWS, Echo, ReportFiles, read_json, write_files
+from ground_gate.report_files import Echo, ReportFiles, read_json, write_files
 
 
 @dataclass(frozen=True)
@@ -46,7 +46,7 @@ def render_saved(options: RenderOptions, echo: Echo) -> tuple[str, int]:
         problem = schema_mismatch(document)
         if problem is not None:
             raise ConfigError(f"report {options.report}: {problem}")
-        markdown = render_markdown(document, worst_rows=WORST_ROWS)
+        markdown = render_markdown(document)
         page = render_html(document) if options.output_html else ""
     written = write_files(
         [(options.output_md, lambda: markdown), (options.output_html, lambda: page)], echo

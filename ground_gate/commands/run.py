@@ -40,15 +40,7 @@ from ground_gate.record import (
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.selection import shown_rows
 from ground_gate.report.types import Report
-from ground_gate.report_files import (
-    WORST_ROWS,
-    Echo,
-    Outcome,
-    ReportFiles,
-    finish,
-    read_report,
-    write_files,
-)
+from ground_gate.report_files import Echo, Outcome, ReportFiles, finish, read_report, write_files
 from ground_gate.runner import RunResult, rows_at_once, score_all
 from ground_gate.targets import RESPONSES_FILE
 from ground_gate.workload import Work, select_work
@@ -250,8 +242,9 @@ def evidence_step(
     samples = {(name, s.id): s for name, rows in job.work for s in rows}
 
     async def quote_shown(result: RunResult) -> EvidenceResult:
-        record = job.record(result, info, None, None)
-        shown = shown_rows(build_report(record, verdicts(record)), WORST_ROWS)
+        # the rows ranked as the report will rank them (its texts left out: not needed here)
+        record = replace(job.record(result, info, None, None), texts={})
+        shown = shown_rows(build_report(record, verdicts(record)))
         wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
         return await add_evidence(
             result,

@@ -75,14 +75,17 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
 
 
 # Settings that change how a run goes, never what it scores or decides: where the judge cache
-# lives, how many requests run at once, timeouts and retries, what the judge costs and may
-# spend, which variable holds the key, and how large a dataset may be. Shards may differ in
-# them (one cache folder per shard, say) and still merge.
+# and the model files live, how many requests run at once, timeouts and retries, what the judge
+# costs and may spend, which variable holds the key, how large a dataset may be, and the path
+# a dataset is read from (its file's digest is compared apart). Shards may differ in them (one
+# cache folder per shard, a checkout folder per job) and still merge. llama.cpp's `threads`
+# stays in: another thread count may change a log-probability in its last digits.
 NOT_SCORING: dict[str, frozenset[str]] = {
     "judge": frozenset(
         {"cache_dir", "max_concurrency", "timeout_s", "max_retries", "prices", "budget"}
-        | {"api_key_env", "model_dir", "threads"}
+        | {"api_key_env", "model_dir"}
     ),
+    "datasets": frozenset({"path"}),
     "": frozenset({"limits"}),
 }
 
@@ -102,6 +105,14 @@ def scoring_digest(data: Mapping[str, Any]) -> str:
     judge = data.get("judge")
     if isinstance(judge, Mapping):
         kept["judge"] = {k: v for k, v in judge.items() if k not in NOT_SCORING["judge"]}
+    datasets = data.get("datasets")
+    if isinstance(datasets, list):
+        kept["datasets"] = [
+            {k: v for k, v in d.items() if k not in NOT_SCORING["datasets"]}
+            if isinstance(d, Mapping)
+            else d
+            for d in datasets
+        ]
     return resolved_digest(kept)
 
 

@@ -36,6 +36,11 @@ def nth_copy(key: str, copies_before: int) -> str:
     return key if copies_before == 0 else f"{key}#{copies_before + 1}"
 
 
+def bytes_digest(data: bytes) -> str:
+    """'sha256:' and the hex SHA-256 of `data` (a file already read, bounded)."""
+    return f"sha256:{hashlib.sha256(data).hexdigest()}"
+
+
 def file_digest(path: Path) -> str:
     """'sha256:' and the hex SHA-256 of the file's bytes, read in chunks."""
     digest = hashlib.sha256()

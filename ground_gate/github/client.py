@@ -1,6 +1,6 @@
 """A small synchronous client for the few GitHub REST operations the action uses.
 
-Standard library only (urllib): five calls do not justify a dependency, and urllib honours
+Standard library only (urllib): six calls do not justify a dependency, and urllib honours
 the runner's HTTPS_PROXY / NO_PROXY like every other tool in a job.
 """
 
@@ -85,6 +85,13 @@ class GitHubClient:
 
     def get_pull_request(self, repository: str, number: int) -> dict[str, Any]:
         return dict(self._request("GET", f"/repos/{repository}/pulls/{number}")[0])
+
+    def list_run_artifacts(self, repository: str, run_id: str, name: str) -> list[dict[str, Any]]:
+        """The artifacts of a workflow run with this exact name (one page: a name is unique
+        within a run but for its re-runs' attempts)."""
+        query = urlencode({"name": name, "per_page": PER_PAGE})
+        path = f"/repos/{repository}/actions/runs/{run_id}/artifacts?{query}"
+        return list(self._request("GET", path)[0].get("artifacts") or [])
 
     def _request(
         self, method: str, path_or_url: str, payload: dict[str, Any] | None = None

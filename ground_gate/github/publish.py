@@ -136,24 +136,10 @@ def publish_report(
     if blocked:
         warn(blocked)
         outcome, url = "skipped", None
-    else:
-        comment = markdown + page_note(settings, paths)
-        outcome, url = post_comment(settings, client, comment, number, warn, out, sleep)
+    else:  # the page is linked by the post step, once it is uploaded (github/page_link.py)
+        outcome, url = post_comment(settings, client, markdown, number, warn, out, sleep)
     print(summary, file=out)
     return PublishResult(passed, summary, outcome, url, tuple(warnings))
-
-
-def page_note(settings: Settings, paths: ReportPaths) -> str:
-    """Where the run's HTML page can be downloaded: the workflow run that wrote it uploads
-    the report folder as an artifact (the example workflows do). Nothing when this run wrote
-    no page, or publishes another run's report (workflow_run mode)."""
-    if settings.publish_only or not settings.run_url or not paths.html.is_file():
-        return ""
-    return (
-        "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-        f"`{paths.html.name}` in the `{REPORT_DIR}` artifact of "
-        f"[this workflow run]({settings.run_url}).\n"
-    )
 
 
 def report_error(settings: Settings, message: str, out: TextIO | None = None) -> None:

@@ -1,72 +1,248 @@
-"""Numbers and verdicts in words, the same in the markdown and the HTML page: a threshold,
-a change against the baseline, a row's value per score. Plain text (no markup, no escaping):
-each renderer escapes for its own format."""
+"""Numbers and verdicts in words, the same in the comment, the page, the terminal and JUnit:
+a score against its threshold and its baseline, the part of a check that failed, a row's
+values, a unit's probabilities. Plain text (no markup, no escaping): each renderer escapes
+for its own format. Every figure beside a bound has the decimals that make the comparison
+read true (numbers.py): "0.101 > 0.10", never "0.10" for a mean above 0.10.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE
-from ground_gate.report.types import BaselineEntry, ThresholdBounds
+from ground_gate.config.model import METRIC_OF_SCORE, Threshold
+from ground_gate.gate import describe, percent, worse_by
+from ground_gate.metrics.groundedness import NOTHING_FOUND
+from ground_gate.numbers import bound, decimals, figure, holds, relation
+from ground_gate.report.types import BaselineEntry, ScoreEntry, ThresholdBounds
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
-UP, DOWN, WORSE = "\u25b2", "\u25bc", "\u2757"
+ARROW = "\u2192"
 SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
     metric: tuple(s for s, m in METRIC_OF_SCORE.items() if m == metric)
     for metric in set(METRIC_OF_SCORE.values())
 }
+# A unit's probabilities as the judge gave them (groundedness's verdict method, faithfulness)
+# What a judge's NOTHING FOUND means: it found no passage about the unit, not a misquote
+NOTHING_SAID = "the source says nothing about this"
+PROBABILITIES = (
+    ("p_supported", "P(supported)"),
+    ("p_contradicted", "P(contradicted)"),
+    ("p_absent", "P(not in source)"),
+)
+
+
+def bounds_of(threshold: ThresholdBounds | None) -> list[tuple[str, float]]:
+    """The min and max of a threshold, as (kind, value)."""
+    return [(k, threshold[k]) for k in ("min", "max") if threshold and k in threshold]
 
 
 def threshold_text(threshold: ThresholdBounds | None) -> str:
+    """' (≥ 0.80, drop ≤ 0.02)': the bounds as written; '' without a threshold."""
     if not threshold:
         return ""
-    parts = []
-    if "min" in threshold:
-        parts.append(f"\u2265 {threshold['min']:.2f}")
-    if "max" in threshold:
-        parts.append(f"\u2264 {threshold['max']:.2f}")
+    sign = {"min": "\u2265", "max": "\u2264"}
+    parts = [f"{sign[k]} {bound(v)}" for k, v in bounds_of(threshold)]
     if "max_drop" in threshold:
-        parts.append(f"drop \u2264 {threshold['max_drop']:.2f}")
-    return " (" + ", ".join(parts) + ")"
+        parts.append(f"drop \u2264 {bound(threshold['max_drop'])}")
+    return " (" + ", ".join(parts) + ")" if parts else ""
 
 
-def signed(delta: float) -> str:
-    """A change to 2 decimals with its arrow: '\u25bc -0.12', '\u00b10.00'."""
-    if round(delta, 2) == 0:
-        return "\u00b10.00"
-    return f"{UP if delta > 0 else DOWN} {delta:+.2f}"
+def value_text(value: float, threshold: ThresholdBounds | None, least: int = 2) -> str:
+    """A score with the decimals its bounds need to be read against."""
+    return figure(value, [v for _, v in bounds_of(threshold)], least)
 
 
-def delta_text(score: str, now: float | None, before: float | None) -> str:
-    """The change of the mean, for a report built without the paired comparison."""
-    if now is None or before is None:
+def before_now(
+    now: float, before: float | None, threshold: ThresholdBounds | None, least: int = 2
+) -> str:
+    """'0.91 → 0.853', or the value alone; both sides with the same decimals, enough for
+    each to read true against the bounds (`least` at least)."""
+    limits = [v for _, v in bounds_of(threshold)]
+    if before is None:
+        return figure(now, limits, least)
+    places = max(decimals(now, limits, least), decimals(before, limits, least))
+    return f"{figure(before, limits, places)} {ARROW} {figure(now, limits, places)}"
+
+
+def changed(now: float, before: float | None, threshold: ThresholdBounds | None) -> str:
+    """A row's value beside its baseline's when they differ as printed, else alone."""
+    shown = before_now(now, before, threshold)
+    sides = shown.split(f" {ARROW} ")
+    return sides[-1] if len(sides) == 2 and sides[0] == sides[1] else shown
+
+
+def _before(entry: ScoreEntry, before: ScoreEntry | None) -> float | None:
+    """The baseline's mean over the paired rows; None when too few rows were paired to
+    compare (the cell then says "not compared")."""
+    change = entry.get("baseline")
+    if change is not None:
+        return change["before"] if change["direction"] is not None else None
+    return None if before is None else before.get("mean")
+
+
+def _worse(entry: ScoreEntry) -> float | None:
+    """How much worse than the baseline the score got over the paired rows (negative:
+    better); None when it was not compared."""
+    change = entry.get("baseline")
+    if change is None or change["delta"] is None:
+        return None
+    return worse_by(entry["score"], change["delta"])
+
+
+def _drop(entry: ScoreEntry) -> str:
+    """'drop 0.055 > 0.02': how much worse than the baseline, against max_drop; '' when it
+    got no worse (or was not compared)."""
+    change, worse = entry.get("baseline"), _worse(entry)
+    if change is None or change["max_drop"] is None or change["direction"] is None:
         return ""
-    delta = round(now - before, 2)
-    better = (delta < 0) if score in LOWER_IS_BETTER else (delta > 0)
-    mark = "" if better or delta == 0 else " " + WORSE
-    return f" {signed(delta)}{mark}"
+    if worse is None or worse <= 0:
+        return ""
+    max_drop = change["max_drop"]
+    sign = ">" if worse > max_drop else "\u2264"
+    return f"drop {figure(worse, (max_drop,), 3)} {sign} {bound(max_drop)}"
+
+
+def missed(value: float, threshold: ThresholdBounds | None) -> list[str]:
+    """Each bound `value` misses, as the comparison that holds: ["< 0.75"]."""
+    return [
+        f"{relation(value, k, v)} {bound(v)}"
+        for k, v in bounds_of(threshold)
+        if not holds(value, k, v)
+    ]
+
+
+def missed_text(value: float, threshold: ThresholdBounds | None) -> str:
+    """' > 0.10' after a value that misses its bound; '' when it meets them."""
+    return "".join(f" {m}" for m in missed(value, threshold))
+
+
+def _drop_places(now: float, before: float | None, worse: float | None) -> int:
+    """Decimals for `before → now` beside a drop said to 3 decimals: three, or more until
+    the two figures differ by the drop as printed (0.9085 → 0.8536 beside a drop of 0.055,
+    not 0.908 → 0.854)."""
+    if before is None or worse is None:
+        return 3
+    said = round(abs(worse), 3)
+    for places in range(3, 7):
+        if round(abs(round(before, places) - round(now, places)), 3) == said:
+            return places
+    return 3
+
+
+def failing_parts(entry: ScoreEntry) -> list[str]:
+    """The parts of a check that failed, each with its figures: the level ("< 0.75"),
+    the drop ("drop 0.055 > 0.02"); empty when it passed or failed for another reason."""
+    parts = []
+    mean = entry["mean"]
+    if mean is not None and entry["passed"] is False:
+        parts += missed(mean, entry["threshold"])
+    change = entry.get("baseline")
+    if change is not None and change["passed"] is False:
+        parts.append(_drop(entry))
+    return parts
+
+
+def score_cell(entry: ScoreEntry, before: ScoreEntry | None = None) -> str:
+    """A score in words: '0.06 → 0.101 > 0.10', '0.908 → 0.853: drop 0.055 > 0.02 (≥ 0.75)',
+    '0.89 (≥ 0.80)'; the failed parts said as comparisons, the rest as bounds."""
+    mean = entry["mean"]
+    if mean is None:
+        return "n/a"
+    parts = failing_parts(entry)
+    level = [p for p in parts if not p.startswith("drop")]
+    drops = [p for p in parts if p.startswith("drop")]
+    was = _before(entry, before)
+    least = _drop_places(mean, was, _worse(entry)) if drops or _drop(entry) else 2
+    text = before_now(mean, was, entry["threshold"], least)
+    if level:
+        text += " " + " and ".join(level)
+    if drops:
+        text += (": " if not level else "; ") + drops[0]
+    rest = _passing_bounds(entry, bool(level), bool(drops))
+    return text + (f" ({rest})" if rest else "")
+
+
+def _passing_bounds(entry: ScoreEntry, level_failed: bool, drop_failed: bool) -> str:
+    threshold = entry["threshold"] or {}
+    parts = []
+    if not level_failed:
+        sign = {"min": "\u2265", "max": "\u2264"}
+        parts += [f"{sign[k]} {bound(v)}" for k, v in bounds_of(threshold)]
+    if not drop_failed and "max_drop" in threshold:
+        # past max_drop yet passed: the interval does not separate it from the margin
+        drop = _drop(entry) or f"drop \u2264 {bound(threshold['max_drop'])}"
+        parts.append(drop + (" within noise" if ">" in drop else ""))
+    return ", ".join(parts)
+
+
+def failure_text(entry: ScoreEntry) -> str:
+    """Why a check failed, naming the part: 'level: 0.101 > max 0.10', 'drop: 0.055 worse
+    than the baseline ...', or both; else the gate's own reason (errors, no rows)."""
+    parts = []
+    mean, bounds = entry["mean"], bounds_of(entry["threshold"])
+    if mean is not None and bounds and any(not holds(mean, k, v) for k, v in bounds):
+        threshold = Threshold(**dict(bounds))
+        parts.append(f"level: {describe(mean, threshold)}")
+    change = entry.get("baseline")
+    if change is not None and change["passed"] is False:
+        before = change["before"]
+        places = _drop_places(mean or 0.0, before, _worse(entry))
+        was = "" if before is None else f"{before_now(mean or 0.0, before, None, places)}, "
+        parts.append(f"drop: {was}{change['reason']}")
+    return "; ".join(parts) or entry["reason"]
 
 
 def change_text(change: BaselineEntry) -> str:
-    """The paired change with its interval: '\u25bc -0.10 [-0.13, -0.07] \u2757', or
-    'within noise' when the interval includes 0."""
+    """The paired change in words: '-0.055 [-0.070, -0.040] at 95%, worse'."""
     delta, interval = change["delta"], change["interval"]
     if delta is None or interval is None:
-        return f" {WARN} not compared" if change["max_drop"] is not None else ""
-    mark = {"worse": " " + WORSE, "noise": " within noise"}.get(change["direction"] or "", "")
-    return f" {signed(delta)} [{interval[0]:+.2f}, {interval[1]:+.2f}]{mark}"
+        return "not compared" if change["max_drop"] is not None else ""
+    word = {"worse": "worse", "better": "better", "noise": "within noise"}
+    return (
+        f"{delta:+.3f} [{interval[0]:+.3f}, {interval[1]:+.3f}] at "
+        f"{percent(change['confidence'])}, {word.get(change['direction'] or '', '')}"
+    ).rstrip(", ")
 
 
-def row_values(row: Mapping[str, Any], scores: Sequence[str]) -> list[str]:  # a RowEntry
+def row_values(
+    row: Mapping[str, Any],  # a RowEntry
+    scores: Sequence[str],
+    thresholds: Mapping[str, ThresholdBounds | None],
+    mark: str = FAIL + " ",
+) -> list[str]:
+    """The row's value per score, with the decimals its threshold needs, `mark` before a
+    failing one; 'error' or 'no claims' for a metric that gave no score."""
     values: dict[str, str] = {}
     for name, metric in row["metrics"].items():
         for score, value in metric["scores"].items():
-            mark = FAIL + " " if score in row["failing"] else ""
-            values[score] = f"{mark}{value:.2f}"
+            failing = mark if score in row["failing"] else ""
+            values[score] = f"{failing}{value_text(value, thresholds.get(score))}"
         if metric["status"] != "ok":
             word = "error" if metric["status"] == "error" else "no claims"
-            mark = FAIL + " " if metric["status"] == "error" else ""
+            failing = mark if metric["status"] == "error" else ""
             for score in SCORES_OF_METRIC.get(name, ()):
-                values[score] = f"{mark}{word}"
+                values[score] = f"{failing}{word}"
     return [values.get(score, "") for score in scores]
+
+
+def row_thresholds(report: Mapping[str, Any], dataset: str) -> dict[str, ThresholdBounds | None]:
+    """Each score's threshold for one dataset's rows."""
+    return {e["score"]: e["threshold"] for e in report["scores"] if e["dataset"] == dataset}
+
+
+def probabilities(unit: Mapping[str, Any]) -> str:
+    """The judge's probabilities for a unit where its method gives them:
+    'P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05'; else its rating."""
+    detail = unit.get("detail") or {}
+    said = [f"{name} {detail[key]:.2f}" for key, name in PROBABILITIES if key in detail]
+    if not said and "rating_0_10" in detail:
+        said.append(f"rating {detail['rating_0_10']:.1f}/10")
+    if not said and "rating_1_5" in detail:
+        said.append(f"rating {detail['rating_1_5']:.1f}/5")
+    return ", ".join(said)
+
+
+def is_nothing_found(quote: str | None) -> bool:
+    """Whether a unit's evidence is the judge's NOTHING FOUND."""
+    return quote is not None and quote.strip().upper().startswith(NOTHING_FOUND)

@@ -17,7 +17,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from ground_gate.config.model import METRIC_OF_SCORE
+from ground_gate.report.formatting import (
+    NOTHING_SAID,
+    failure_text,
+    is_nothing_found,
+    missed_text,
+    probabilities,
+    value_text,
+)
 from ground_gate.report.selection import shown_units
+from ground_gate.report.types import ScoreEntry
 
 # Report: a report.types.Report held as the plain dict it is (built, or read from a file)
 Report = Mapping[str, Any]
@@ -35,25 +44,17 @@ def _element(parent: ET.Element, tag: str, **attributes: str) -> ET.Element:
     return ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attributes.items()})
 
 
-def _bounds(threshold: Mapping[str, float] | None) -> str:
-    if not threshold:
-        return ""
-    parts = []
-    if "min" in threshold:
-        parts.append(f"\u2265 {threshold['min']:g}")
-    if "max" in threshold:
-        parts.append(f"\u2264 {threshold['max']:g}")
-    return " and ".join(parts)
-
-
 def _missed(row: Mapping[str, Any], thresholds: Mapping[str, Any]) -> list[str]:
-    """Each score the row fails: its value against the threshold, or the metric's error."""
+    """Each score the row fails: its value against the threshold with the decimals that make
+    it read true ("hallucination 0.084 > 0.08"), or the metric's error."""
     values = {k: v for m in row["metrics"].values() for k, v in m["scores"].items()}
     out = []
     for score in row["failing"]:
         if score in values:
-            bounds = _bounds(thresholds.get(score))
-            out.append(f"{score} {values[score]:.2f}" + (f" (not {bounds})" if bounds else ""))
+            limit = thresholds.get(score)
+            out.append(
+                f"{score} {value_text(values[score], limit)}{missed_text(values[score], limit)}"
+            )
         else:
             metric = row["metrics"].get(METRIC_OF_SCORE.get(score, ""), {})
             out.append(f"{score} could not be scored: {metric.get('error') or 'error'}")
@@ -74,8 +75,13 @@ def _worst_unit(row: Mapping[str, Any]) -> str | None:
     _, name, unit = min(candidates, key=lambda c: c[0])
     text = unit["text"] if len(unit["text"]) <= UNIT_CHARS else unit["text"][:UNIT_CHARS] + "..."
     said = f'worst unit ({name}, {unit["verdict"]}): "{text}"'
-    if unit.get("evidence"):
-        said += f'; evidence: "{unit["evidence"]}"'
+    if probabilities(unit):
+        said += f" ({probabilities(unit)})"
+    quote = unit.get("evidence")
+    if is_nothing_found(quote):
+        said += f"; {NOTHING_SAID}"
+    elif quote:
+        said += f'; evidence: "{quote}"'
     return said
 
 
@@ -93,15 +99,14 @@ def _row_case(suite: ET.Element, row: Mapping[str, Any], thresholds: Mapping[str
     return True
 
 
-def _score_case(suite: ET.Element, entry: Mapping[str, Any]) -> bool:
+def _score_case(suite: ET.Element, entry: ScoreEntry) -> bool:
     case = _element(
         suite, "testcase", classname=entry["dataset"], name=f"threshold {entry['score']}", time="0"
     )
     if entry["passed"] is not False:
         return False
-    _element(
-        case, "failure", type="threshold", message=entry["reason"][:MESSAGE_CHARS]
-    ).text = xml_text(entry["reason"])
+    said = failure_text(entry)  # which part failed: the level, the drop, or both
+    _element(case, "failure", type="threshold", message=said[:MESSAGE_CHARS]).text = xml_text(said)
     return True
 
 

@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any
 
 from ground_gate.config.model import DEFAULT_CONFIDENCE, METRIC_OF_SCORE, Threshold
-from ground_gate.dataset_scores import RowScores
+from ground_gate.dataset_scores import RowScores, row_scores
 from ground_gate.record import (
     BudgetRecord,
     ConfigIdentity,
@@ -194,11 +194,6 @@ def record_of(report: Report) -> RunRecord:
 
 
 def baseline_scores(report: Report) -> RowScores:
-    """A report's row scores, as the gate compares them: every row's scores of the metrics
-    whose status is ok, by (dataset, row id)."""
-    scores: dict[RowKey, dict[str, float]] = {}
-    for row in report["rows"]:
-        for metric in row["metrics"].values():
-            if metric["status"] == "ok":
-                scores.setdefault((row["dataset"], row["id"]), {}).update(metric["scores"])
-    return scores
+    """A report's row scores, as the gate compares them (dataset_scores.row_scores of its
+    rows read back)."""
+    return row_scores([row_result(r) for r in report["rows"]])

@@ -7,7 +7,7 @@ two can never disagree. Pure: reads the JSON report, no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,16 +54,53 @@ def row_score(row: Mapping[str, Any]) -> float:
     return min(values) if values else 2.0
 
 
+# The unit that carries a failing score: the one with the most of what the score measures
+# (the judge's probability in the unit's detail), or the lowest-scored one.
+CARRIER_KEYS = {"hallucination": "p_absent", "contradiction": "p_contradicted"}
+
+
+def carrier(metric: Mapping[str, Any], score: str) -> int | None:
+    """The index of the unit that weighs most in a failing score: for hallucination the
+    highest P(not in source), for contradiction the highest P(contradicted), else the
+    lowest unit score. A row failing contradiction at 0.21 with every sentence "supported"
+    still shows the sentence that carries its 0.21."""
+    units = metric["units"]
+    key = CARRIER_KEYS.get(score)
+    if key is not None:
+        weighed = [(u["detail"][key], i) for i, u in enumerate(units) if key in u["detail"]]
+        return max(weighed)[1] if weighed else None
+    scored = [(u["score"], i) for i, u in enumerate(units) if u["score"] is not None]
+    return min(scored)[1] if scored else None
+
+
+def carriers(row: Mapping[str, Any], scores: Sequence[str]) -> list[tuple[str, Mapping[str, Any]]]:
+    """(score, unit) for each of `scores` the row has, the unit that carries it."""
+    out = []
+    for score in scores:
+        for metric in row["metrics"].values():
+            if metric["status"] != "error" and score in metric["scores"]:
+                found = carrier(metric, score)
+                if found is not None:
+                    out.append((score, metric["units"][found]))
+    return out
+
+
 def shown_units(
     row: Mapping[str, Any], limit: int = UNITS_PER_METRIC
 ) -> dict[str, tuple[int, ...]]:
-    """Per metric that did not error, the indices of its first `limit` bad units."""
+    """Per metric that did not error, the indices of its first `limit` bad units, and for
+    each score the row fails the unit that carries it (`carrier`), in the units' order."""
     shown: dict[str, tuple[int, ...]] = {}
     for name, metric in row["metrics"].items():
         if metric["status"] == "error":
             continue
         bad = [i for i, u in enumerate(metric["units"]) if u["verdict"] in BAD_VERDICTS]
-        shown[name] = tuple(bad[:limit])
+        picked = set(bad[:limit])
+        for score in row["failing"]:
+            if score in metric["scores"]:
+                found = carrier(metric, score)
+                picked |= set() if found is None else {found}
+        shown[name] = tuple(sorted(picked))
     return shown
 
 

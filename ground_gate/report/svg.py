@@ -8,13 +8,16 @@ refuses), so the light and dark schemes apply to them too. Labels are escaped li
 
 from __future__ import annotations
 
+import bisect
 import html
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 WIDTH, HEIGHT = 320, 140
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 18, 22  # margins: axis labels left and below
 BINS = 10
+FINE = 0.05  # the bin width of a distribution drawn against a threshold
 
 
 @dataclass(frozen=True)
@@ -39,12 +42,56 @@ def _py(fraction: float) -> float:
     return round(HEIGHT - BOTTOM - fraction * (HEIGHT - TOP - BOTTOM), 1)
 
 
-def bin_counts(values: Sequence[float], bins: int = BINS) -> list[int]:
-    """How many values fall in each of `bins` equal bins of [0, 1] (1.0 in the last)."""
-    counts = [0] * bins
+def even_edges(bins: int = BINS) -> list[float]:
+    """`bins` equal bins of [0, 1], as their edges."""
+    return [round(i / bins, 6) for i in range(bins + 1)]
+
+
+def aligned_edges(limit: float, width: float = FINE) -> list[float]:
+    """Bins of `width` over [0, 1], shifted so that `limit` (a threshold) is an edge: no bin
+    holds rows on both sides of it (bins of 0.1 hid a 0.08 threshold inside one bar)."""
+    inner = {round(limit + k * width, 6) for k in range(-int(1 / width) - 1, int(1 / width) + 2)}
+    return sorted({0.0, 1.0, *(x for x in inner if 0.0 < x < 1.0)})
+
+
+def bin_counts(
+    values: Sequence[float],
+    bins: int = BINS,
+    edges: Sequence[float] | None = None,
+    closed: str = "left",
+) -> list[int]:
+    """How many values fall in each bin: `bins` equal bins of [0, 1], or the bins between
+    `edges`; a bin holds its left edge (closed "left") or its right one ("right"), the
+    outermost bins both ends of [0, 1]."""
+    edges = list(edges) if edges is not None else even_edges(bins)
+    counts = [0] * (len(edges) - 1)
+    place = bisect.bisect_right if closed == "left" else bisect.bisect_left
     for value in values:
-        counts[min(max(int(value * bins), 0), bins - 1)] += 1
+        counts[min(max(place(edges, value) - 1, 0), len(counts) - 1)] += 1
     return counts
+
+
+@dataclass(frozen=True)
+class Bins:
+    """How a histogram cuts [0, 1]: its edges, which end of a bin holds a value equal to
+    it, and the bounds past which a bin is drawn as failing ("min"/"max", value)."""
+
+    edges: tuple[float, ...] = tuple(even_edges())
+    closed: str = "left"
+    bad: tuple[tuple[str, float], ...] = ()
+
+    def failing(self, low: float, high: float) -> bool:
+        return any(high <= v if k == "min" else low >= v for k, v in self.bad)
+
+
+def threshold_bins(bounds: Sequence[tuple[str, float]]) -> Bins:
+    """Bins aligned on the first bound, drawn failing past every bound; a value equal to a
+    max bound passes, so bins are then closed on the right."""
+    if not bounds:
+        return Bins()
+    kind, limit = bounds[0]
+    closed = "right" if kind == "max" else "left"
+    return Bins(tuple(aligned_edges(limit)), closed, tuple(bounds))
 
 
 def _axes(peak: int) -> list[str]:
@@ -86,32 +133,46 @@ def _lines(lines: Sequence[Line]) -> list[str]:
     return parts
 
 
+def _bar(index: int, name: str, count: int, peak: int, span: tuple[float, float], bad: bool,
+         width: float, last: bool) -> str:  # fmt: skip
+    low, high = span
+    x = round(_px(low) + 1 + index * width, 1)
+    y = _py(count / peak)
+    cls = f"bar s{index}" + (" fail" if bad else "")
+    return (
+        f'<rect class="{cls}" x="{x}" y="{y}" width="{round(width, 1)}" '
+        f'height="{round(HEIGHT - BOTTOM - y, 1)}"><title>{_esc(name)}: {count} in '
+        f"[{low:g}, {high:g}{']' if last else ')'}"
+        f"{' past the threshold' if bad else ''}</title></rect>"
+    )
+
+
 def histogram(
-    series: Sequence[tuple[str, Sequence[float]]], lines: Sequence[Line], title: str
+    series: Sequence[tuple[str, Sequence[float]]],
+    lines: Sequence[Line],
+    title: str,
+    bins: Bins | None = None,
 ) -> str:
     """Bars of each series' bin counts, side by side within a bin (series i has class
-    "s<i>"), under the lines; `title` names the chart for screen readers and tooltips."""
-    counts = [bin_counts(values) for _, values in series]
+    "s<i>"; a bin past a bound also "fail"), under the lines. `title` names the chart for
+    screen readers and tooltips."""
+    bins = bins or Bins()
+    counts = [bin_counts(values, edges=bins.edges, closed=bins.closed) for _, values in series]
     peak = max((c for per in counts for c in per), default=0) or 1
-    slot = (WIDTH - LEFT - RIGHT) / BINS
-    width = (slot - 2) / max(len(series), 1)
     parts = [
         f'<svg class="chart" viewBox="0 0 {WIDTH} {HEIGHT}" width="{WIDTH}" height="{HEIGHT}" '
         f'role="img" aria-label="{_esc(title)}"><title>{_esc(title)}</title>',
         *_lines([line for line in lines if line.to is not None]),
     ]
+    spans = list(itertools.pairwise(bins.edges))
     for index, ((name, _), per) in enumerate(zip(series, counts, strict=True)):
         for b, count in enumerate(per):
             if not count:
                 continue
-            x = round(LEFT + b * slot + 1 + index * width, 1)
-            y = _py(count / peak)
-            parts.append(
-                f'<rect class="bar s{index}" x="{x}" y="{y}" width="{round(width, 1)}" '
-                f'height="{round(HEIGHT - BOTTOM - y, 1)}"><title>{_esc(name)}: {count} in '
-                f"[{b / BINS:.1f}, {(b + 1) / BINS:.1f}{']' if b == BINS - 1 else ')'}"
-                "</title></rect>"
-            )
+            low, high = spans[b]
+            width = (_px(high) - _px(low) - 2) / max(len(series), 1)
+            bad = bins.failing(low, high)
+            parts.append(_bar(index, name, count, peak, (low, high), bad, width, b == len(per) - 1))
     parts += _axes(peak)
     parts += _lines([line for line in lines if line.to is None])
     parts.append("</svg>")

@@ -83,7 +83,7 @@ class ScoreEntry(TypedDict):
 
 
 class UsageCounts(TypedDict):
-    """What judge calls spent; the keys of `judge.base.Usage`."""
+    """What judge calls spent; the keys of `usage.Usage`."""
 
     calls: int
     prompt_tokens: int
@@ -128,6 +128,39 @@ class RowText(TypedDict):
     cut: list[str]  # fields shortened to their limit (json_report.TEXT_LIMITS)
 
 
+class ChangedUnit(TypedDict):
+    """A unit of one side of a changed passage: its text and what the judge said of it."""
+
+    text: str
+    verdict: str
+    score: float | None
+
+
+class SentenceChange(TypedDict):
+    """Consecutive units the pull request changed: the baseline's (before), replaced by the
+    run's (after); one side is empty for units only removed or only added."""
+
+    metric: str  # groundedness, else faithfulness: the metric whose units are compared
+    before: list[ChangedUnit]
+    after: list[ChangedUnit]
+
+
+class RowBaseline(TypedDict):
+    """The same row (dataset and id) in the baseline report."""
+
+    failing: list[str]  # the score names it failed there, sorted
+    scores: dict[str, float]  # its scores there, of the metrics that did not error
+    changes: list[SentenceChange]  # empty when its response did not change
+
+
+class BaselineRef(TypedDict):
+    """The baseline report the rows were compared with."""
+
+    created_at: str
+    status: RunStatus
+    rows: int
+
+
 class RowEntry(TypedDict):
     dataset: str
     id: str
@@ -137,6 +170,7 @@ class RowEntry(TypedDict):
     addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
     position: NotRequired[int]  # in a shard's report: the row's place among its dataset's rows
     text: NotRequired[RowText]  # added later in version 1: absent from older reports
+    baseline: NotRequired[RowBaseline]  # with a baseline holding the row (report.baseline)
 
 
 class EvidenceSummary(TypedDict):
@@ -216,3 +250,4 @@ class Report(TypedDict):
     not_run: NotRequired[list[RowRef]]  # rows selected but not scored (an incomplete run)
     budget: NotRequired[BudgetEntry]  # only when the config sets judge.budget
     targets: NotRequired[list[TargetEntry]]  # only when a dataset has a target
+    baseline: NotRequired[BaselineRef]  # only when the rows were compared with a baseline

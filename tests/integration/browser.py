@@ -81,6 +81,15 @@ def chromium(javascript: bool = True, width: int = 1280, height: int = 1000) -> 
         driver.quit()
 
 
+def viewport(driver: Any, width: int, height: int = 1000) -> None:
+    """Lay the page out at `width` CSS pixels: a window cannot be as narrow as a phone, the
+    emulated device metrics can."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False},
+    )
+
+
 def requests(driver: Any) -> list[str]:
     """The URLs the browser asked for since the last call (DevTools' performance log)."""
     urls = []

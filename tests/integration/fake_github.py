@@ -63,6 +63,12 @@ ROUTES = (
         rf"/repos/(?P<owner>{_NAME})/(?P<repo>{_NAME})/pulls/(?P<number>\d+)",
         "/repos/{owner}/{repo}/pulls/{pull_number}",
     ),
+    (
+        "list-run-artifacts",
+        "GET",
+        rf"/repos/(?P<owner>{_NAME})/(?P<repo>{_NAME})/actions/runs/(?P<run_id>\d+)/artifacts",
+        "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts",
+    ),
 )
 
 
@@ -138,6 +144,7 @@ def _response_schema(operation: dict[str, Any], status: int) -> dict[str, Any] |
 COMMENTS_PATH = "/repos/{owner}/{repo}/issues/{issue_number}/comments"
 COMMENT_PATH = "/repos/{owner}/{repo}/issues/comments/{comment_id}"
 PULL_PATH = "/repos/{owner}/{repo}/pulls/{pull_number}"
+ARTIFACTS_PATH = "/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts"
 
 
 def _schema(openapi_path: str, method: str, status: int) -> dict[str, Any]:
@@ -194,6 +201,7 @@ class FakeGitHub:
         self.repository = f"{owner}/{repo}"
         self.comments: dict[int, list[dict[str, Any]]] = {}
         self.pull_heads: dict[int, str] = {}
+        self.artifacts: dict[int, list[dict[str, Any]]] = {}  # run id -> its artifacts
         self.requests: list[Request] = []
         self.violations: list[str] = []
         self._scripted: list[Scripted] = []
@@ -223,6 +231,28 @@ class FakeGitHub:
     def add_comment(self, number: int, body: str, login: str) -> dict[str, Any]:
         with self._lock:
             return self._store(number, body, login)
+
+    def add_artifact(self, run_id: int, name: str, *, expired: bool = False) -> dict[str, Any]:
+        """An artifact a step of run `run_id` uploaded, shaped as the API lists it."""
+        artifact_id = next(self._ids)
+        schema = _schema(ARTIFACTS_PATH, "get", 200)["properties"]["artifacts"]["items"]
+        artifact: dict[str, Any] = sample(schema)
+        artifact.update(
+            id=artifact_id,
+            node_id=f"MDg6QXJ0aWZhY3Q{artifact_id}",
+            name=name,
+            size_in_bytes=1234,
+            url=f"{self.url}/repos/{self.repository}/actions/artifacts/{artifact_id}",
+            archive_download_url=f"{self.url}/repos/{self.repository}/actions/artifacts/"
+            f"{artifact_id}/zip",
+            expired=expired,
+            created_at="2026-01-01T00:00:00Z",
+            expires_at="2026-04-01T00:00:00Z",
+            updated_at="2026-01-01T00:00:00Z",
+        )
+        with self._lock:
+            self.artifacts.setdefault(run_id, []).append(artifact)
+        return artifact
 
     def script(
         self,
@@ -329,6 +359,14 @@ class FakeGitHub:
             comment["body"] = body["body"]
             comment["updated_at"] = "2026-01-02T00:00:00Z"
             return 200, {}, comment
+        if name == "list-run-artifacts":
+            wanted = query.get("name", [None])[0]
+            found = [
+                a
+                for a in self.artifacts.get(int(params["run_id"]), [])
+                if wanted is None or a["name"] == wanted
+            ]
+            return 200, {}, {"total_count": len(found), "artifacts": found}
         if name == "get-pull":
             number = int(params["number"])
             if number not in self.pull_heads:

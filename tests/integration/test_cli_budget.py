@@ -15,7 +15,15 @@ from click.testing import CliRunner
 from ground_gate.cli import cli
 from ground_gate.report.schema import schema_problems
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
-from tests.integration.test_cli_run import ROWS, grade, invoke, write_project
+from tests.integration.test_cli_run import ROWS, grade, invoke
+from tests.integration.test_cli_run import write_project as write_run_project
+
+
+def write_project(root: Path, url: str, **settings: Any) -> Path:
+    """test_cli_run's project with a timeout no loaded machine reaches: a request that timed
+    out would be a row error spending no tokens, and the budget would then be met by chance."""
+    return write_run_project(root, url, timeout_s=120, **settings)
+
 
 # eight rows, each about ten judge calls with the four metrics
 MANY_ROWS = [{**row, "id": f"{row['id']}-{n}"} for n in range(3) for row in ROWS][:8]

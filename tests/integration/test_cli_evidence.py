@@ -98,8 +98,8 @@ def shown_units(markdown: str) -> list[tuple[str, str, str]]:
     """(verdict, text, evidence) of every unit the Worst rows tables show."""
     section = markdown.split("<summary>Worst rows")[1].split("</details>")[0]
     lines = [line for line in section.splitlines() if line.startswith("| groundedness |")]
-    cells = [[c.strip() for c in line.split("|")[2:5]] for line in lines]
-    return [(verdict, text, evidence) for verdict, text, evidence in cells]
+    cells = [[c.strip() for c in line.split("|")[2:6]] for line in lines]
+    return [(verdict, text, evidence) for verdict, text, _, evidence in cells]
 
 
 def purposes(server: FakeOpenAI) -> list[str]:

@@ -169,7 +169,7 @@ def test_run__a_threshold_missed_exits_1(tmp_path):
         result, report = invoke(write_project(tmp_path, server.url, rows=rows))
     assert result.exit_code == 1
     assert report["status"] == "failed"
-    assert "\u274c **support** groundedness:" in result.stdout
+    assert "\u274c **support** groundedness \u2014 level:" in result.stdout
 
 
 def test_run__rate_limits_and_server_errors_are_retried_and_no_row_is_lost(tmp_path):
@@ -427,13 +427,19 @@ def test_run__against_a_baseline_noise_passes_and_a_significant_drop_fails(tmp_p
     assert grounded["passed"] is True
     assert grounded["baseline"]["paired"] == 3
     assert (grounded["baseline"]["delta"], grounded["baseline"]["interval"]) == (0.0, [0.0, 0.0])
-    assert "\u00b10.00 [+0.00, +0.00] within noise" in same.stdout
+    assert "| \u2705 0.77 \u2192 0.77 (drop \u2264 0.05) |" in same.stdout  # unchanged
+    assert "No row changed verdict since the baseline." in same.stdout
     assert worse.exit_code == 1, worse.output
     grounded = next(e for e in worse_report["scores"] if e["score"] == "groundedness")
     assert (grounded["passed"], grounded["baseline"]["direction"]) == (False, "worse")
     assert grounded["baseline"]["delta"] < -0.05
-    assert "\u274c **support** groundedness: " in worse.stdout
-    assert "worse than the baseline on 3 paired rows: more than max\\_drop 0.05" in worse.stdout
+    assert (
+        "| \u274c 0.767 \u2192 0.100: drop 0.667 > 0.05 |" in worse.stdout
+    )  # the part that failed
+    assert (
+        "\u274c **support** groundedness \u2014 drop: 0.767 \u2192 0.100, 0.667 worse than the "
+        "baseline on 3 paired rows: more than max\\_drop 0.05"
+    ) in worse.stdout
 
 
 def test_run__a_baseline_that_is_not_a_report_exits_2_naming_the_problem(tmp_path):
@@ -496,7 +502,7 @@ def test_run__output_html_is_the_page_of_the_json_report(tmp_path):
     assert mars["text"]["source"] and mars["text"]["cut"] == []
     text = page.read_text(encoding="utf-8")
     assert text.count('<tbody class="row"') == 3
-    assert 'title="groundedness: not in source 0.10">We ship to Mars.</mark>' in text
+    assert 'title="G1 groundedness: not in source 0.10">We ship to Mars.</mark>' in text
     # the same page again from the JSON alone
     again = CliRunner().invoke(
         cli, ["report", str(tmp_path / "report.json"), "--html", str(tmp_path / "again.html")]

@@ -236,7 +236,10 @@ def test_merge__keeps_the_baseline_comparison(project, tmp_path: Path) -> None:
     expected, got = load(tmp_path / "whole.json"), load(tmp_path / "merged.json")
     assert got["scores"] == expected["scores"]
     assert any(e.get("baseline", {}).get("paired") for e in got["scores"])
-    assert "New failures since the baseline" in (tmp_path / "merged.md").read_text()
+    assert "### What this pull request broke: " in (tmp_path / "merged.md").read_text()
+    # each row compared with its own in the baseline, as the unsharded run compares it
+    assert [r.get("baseline") for r in got["rows"]] == [r.get("baseline") for r in expected["rows"]]
+    assert got["baseline"] == expected["baseline"]
     assert before_usage((tmp_path / "merged.md").read_text()) == before_usage(
         (tmp_path / "whole.md").read_text()
     )
@@ -436,7 +439,7 @@ def test_merge__a_report_file_on_a_shard_report_is_refused_and_the_shard_kept(
     result = cli("merge", *shards, "--output-json", shards[0])
     assert result.exit_code == 2
     assert result.output == (
-        f"ground-gate: error: the JSON report and a shard report are both {shards[0]}: give "
+        f"ground-gate: error: the JSON report and a shard report are one file ({shards[0]}): give "
         "each report file a path of its own, apart from the files the command reads\n"
     )
     assert shards[0].read_bytes() == before

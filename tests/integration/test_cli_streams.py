@@ -106,14 +106,15 @@ def test_run__two_report_files_on_one_path_are_refused_before_any_call(tmp_path)
     )
     assert (code, calls) == (2, 0)
     assert stderr == (
-        f"ground-gate: error: the markdown report and the JSON report are both {report}: give "
+        f"ground-gate: error: the markdown report and the JSON report are one file ({report}): give "
         "each report file a path of its own, apart from the files the command reads\n"
     )
     assert not report.exists()
-    code, _, calls = _collides(
-        tmp_path, "--output-json", str(report), "--output-html", str(tmp_path / "." / "a")
+    code, stderr, calls = _collides(
+        tmp_path, "--output-json", str(report), "--output-html", str(tmp_path / "b" / ".." / "a")
     )
     assert (code, calls) == (2, 0)
+    assert f"are one file ({tmp_path / 'b' / '..' / 'a'} and {report})" in stderr
 
 
 def test_run__a_report_file_on_an_input_is_refused_and_the_input_kept(tmp_path):
@@ -125,7 +126,7 @@ def test_run__a_report_file_on_an_input_is_refused_and_the_input_kept(tmp_path):
         path = tmp_path / target
         code, stderr, calls = _collides(tmp_path, option, str(path))
         assert (code, calls) == (2, 0), option
-        assert f"are both {path}: give each report file a path of its own" in stderr
+        assert f"are one file ({path}): give each report file a path of its own" in stderr
 
 
 def test_baseline_and_report__a_fifo_or_a_device_is_refused_at_once(tmp_path):
@@ -148,3 +149,20 @@ def test_baseline_and_report__a_fifo_or_a_device_is_refused_at_once(tmp_path):
             f"ground-gate: error: {name}: not a regular file (a pipe or a device?), expected a "
             "JSON report\n"
         )
+
+
+def test_report__two_documents_to_the_terminal_or_a_pipe_are_not_a_collision(tmp_path):
+    """/dev/stdout and /dev/stderr after `2>&1` are one pipe, which takes both documents."""
+    report = tmp_path / "report.json"
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        CliRunner().invoke(cli, ["run", "-c", str(config), "--output-json", str(report)], env=ENV)
+    done = subprocess.run(
+        f"{sys.executable} -m ground_gate report {report} --md /dev/stdout --html /dev/stderr 2>&1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout
+    assert "<!DOCTYPE html>" in done.stdout and "ground-gate: passed" in done.stdout

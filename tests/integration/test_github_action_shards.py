@@ -38,13 +38,6 @@ def github_token() -> str:
     return TOKEN
 
 
-PAGE_NOTE = (
-    "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-    "`report.html` in the `ground-gate-report` artifact of "
-    "[this workflow run](https://github.com/octo-org/octo-repo/actions/runs/9100000001).\n"
-)
-
-
 def rows(count: int = 16) -> list[dict[str, Any]]:
     """The support-bot rows again and again: every third one invented (rated 1 of 5)."""
     out = []
@@ -184,7 +177,7 @@ def test_merge__comments_once_and_gates_once_with_no_judge_call(
     assert (entry["mean"], entry["passed"]) == (0.625, False)
     markdown = (workspace / "ground-gate-report" / "report.md").read_text()
     (comment,) = github.comments[17]
-    assert comment["body"] == f"{MARKER}\n{markdown}{PAGE_NOTE}"
+    assert comment["body"] == f"{MARKER}\n{markdown}"  # no page promised
     assert (workspace / "ground-gate-report" / "report.html").is_file()
     assert markdown.startswith("## \u274c ground-gate: failed\n")
     assert github.routes_called().count("POST create-comment") == 1
@@ -192,7 +185,7 @@ def test_merge__comments_once_and_gates_once_with_no_judge_call(
     assert outputs(env)["passed"] == "false"
     assert outputs(env)["summary"] == (
         "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.62 is not \u2265 0.8)"
+        "(support-bot rating: 0.62 < min 0.80)"
     )
     assert result.output.count("::error title=ground-gate%3A support-bot rating::") == 1
 
@@ -527,7 +520,7 @@ def test_workflow_run_merge__compares_with_the_shards_baseline_copy_and_refuses_
     folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
     (entry,) = json.loads((folder / "report.json").read_text())["scores"]
     assert (entry["baseline"]["paired"], entry["baseline"]["delta"]) == (16, 0.0)
-    assert "0.62 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
+    assert "| \u274c 0.62 \u2192 0.62 < 0.80 |" in comment["body"]
 
     forged = tmp_path / "forged"
     env = workflow_run_env(forged, judge, github, folders)
@@ -584,7 +577,7 @@ def test_shard__a_baseline_where_the_run_writes_its_report_is_refused_and_kept(
 
     assert result.exit_code == 2, result.output
     assert (
-        "the JSON report and the baseline are both ground-gate-report/report.json: give each "
+        "the JSON report and the baseline are one file (ground-gate-report/report.json): give each "
         "report file a path of its own"
     ) in result.output.replace(str(folder.parent) + "/", "")
     assert (folder / "report.json").read_bytes() == before  # main's report, not overwritten

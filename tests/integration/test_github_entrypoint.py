@@ -33,13 +33,6 @@ def github_token() -> str:
     return TOKEN
 
 
-PAGE_NOTE = (
-    "\nEvery row, its marked sentences and its source with the evidence highlighted: "
-    "`report.html` in the `ground-gate-report` artifact of "
-    "[this workflow run](https://github.com/octo-org/octo-repo/actions/runs/9100000001).\n"
-)
-
-
 def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) -> dict[str, str]:
     workspace = tmp_path / "workspace"
     (workspace / "data").mkdir(parents=True, exist_ok=True)
@@ -79,7 +72,7 @@ def test_entrypoint__creates_then_updates_one_comment(
     report = json.loads((workspace / "ground-gate-report" / "report.json").read_text())
     assert report["passed"] is False
     (comment,) = github.comments[17]
-    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}{PAGE_NOTE}"
+    assert comment["body"] == f"<!-- ground-gate:default -->\n{report_md}"  # no page promised
     assert "| <details> @octo-org" not in comment["body"]  # escaped by the report, kept so
     assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == report_md
     assert outputs(env) == {
@@ -90,7 +83,7 @@ def test_entrypoint__creates_then_updates_one_comment(
         "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
         "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.50 is not \u2265 0.8)",
+        "(support-bot rating: 0.50 < min 0.80)",
         "prompt-version": report["judge"]["prompt_version"],
     }
     assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"
@@ -156,4 +149,4 @@ def test_entrypoint__the_baseline_input_reaches_the_gate_and_the_comment(
     assert entry["baseline"]["paired"] == len(ROWS)
     assert (entry["baseline"]["delta"], entry["baseline"]["direction"]) == (0.0, "noise")
     (comment,) = github.comments[17]
-    assert "\u274c 0.50 (\u2265 0.80) \u00b10.00 [+0.00, +0.00] within noise" in comment["body"]
+    assert "| \u274c 0.50 \u2192 0.50 < 0.80 |" in comment["body"]

@@ -150,3 +150,156 @@ def test_page__follows_the_dark_colour_scheme(page_file):
         driver.get(page_file[0].as_uri())
         background = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
         assert background == "rgb(255, 255, 255)"
+
+
+# --- a pull request's page, compared with its baseline (tests/reviewer_scenario.py) ----------
+
+
+@pytest.fixture(scope="module")
+def reviewer_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
+    """The page `run --baseline` writes: 200 rows, a fifth broken by the pull request."""
+    from ground_gate.report.baseline_rows import compare_rows
+    from ground_gate.report.html import render_html
+    from tests.reviewer_scenario import scenario
+
+    baseline, report = scenario()
+    compared = compare_rows(report, baseline)
+    page = tmp_path_factory.mktemp("reviewer") / "report.html"
+    page.write_text(render_html(compared), encoding="utf-8")
+    return page, compared
+
+
+def _shown_keys(driver: Any) -> list[str]:
+    return driver.execute_script(
+        "return Array.from(document.querySelectorAll('tbody.row')).filter(t => !t.hidden)"
+        ".map(t => t.id);"
+    )
+
+
+def _opened(driver: Any, key: str) -> bool:
+    return driver.execute_script(
+        "const t = document.getElementById(arguments[0]);"
+        "return !t.hidden && t.querySelector('details').open"
+        " && t.getBoundingClientRect().top < window.innerHeight;",
+        key,
+    )
+
+
+def test_page__new_since_the_baseline_shows_exactly_the_new_failures(reviewer_page):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    from ground_gate.report.anchors import row_key
+    from ground_gate.report.changes import broke
+
+    page, report = reviewer_page
+    new = {row_key(c.row) for c in broke(report)}
+    assert 30 < len(new) < 50
+    with browser.chromium() as driver:
+        driver.get(page.as_uri())
+        Select(driver.find_element(By.ID, "f-status")).select_by_value("new")
+        assert set(_shown_keys(driver)) == new
+        assert driver.execute_script("return location.hash") == "#!status=new"  # kept
+        Select(driver.find_element(By.ID, "f-sort")).select_by_value("groundedness-asc")
+        shown = _shown_keys(driver)
+        values = {row_key(r): r["metrics"]["groundedness"]["scores"]["groundedness"]
+                  for r in report["rows"]}  # fmt: skip
+        assert [values[k] for k in shown] == sorted(values[k] for k in new)
+        state = driver.execute_script("return location.hash")
+        assert state == "#!status=new&sort=groundedness-asc"
+        driver.get(page.as_uri() + state)  # the same view from the address alone
+        assert [k for k in _shown_keys(driver)] == shown
+        driver.save_screenshot(str(_artifact("reviewer-new-since-baseline.png")))
+
+
+@pytest.mark.parametrize("fragment", ["news/news-0007", "news-0007", "news%2Fnews-0007"])
+def test_page__an_anchor_opens_its_row(reviewer_page, fragment):
+    page, _ = reviewer_page
+    with browser.chromium() as driver:
+        driver.get(page.as_uri() + "#" + fragment)
+        assert _opened(driver, "news/news-0007")
+        # the row failing contradiction alone names the sentence that carries it
+        row = driver.find_element("id", "news/news-0007")
+        assert "(carries the row's contradiction)" in row.text
+        driver.save_screenshot(str(_artifact("reviewer-anchor.png")))
+
+
+def test_page__search_opens_what_it_finds(reviewer_page):
+    from selenium.webdriver.common.by import By
+
+    page, _ = reviewer_page
+    with browser.chromium() as driver:
+        driver.get(page.as_uri())
+        assert not _opened(driver, "news/news-0150")  # a fixed row: passing, closed
+        driver.find_element(By.ID, "f-search").send_keys("news-0150")
+        assert _shown_keys(driver) == ["news/news-0150"]
+        assert driver.execute_script(
+            "return document.getElementById('news/news-0150').querySelector('details').open"
+        )
+
+
+def test_page__nothing_found_is_said_as_such_never_as_a_misquote(reviewer_page):
+    from tests.reviewer_scenario import NOTHING_FOUND_ROW
+
+    page, _ = reviewer_page
+    with browser.chromium() as driver:
+        driver.get(f"{page.as_uri()}#news/{NOTHING_FOUND_ROW}")
+        row = driver.find_element("id", f"news/{NOTHING_FOUND_ROW}")
+        assert "the source says nothing about this (the judge found no passage)" in row.text
+        assert "NOTHING FOUND" not in driver.page_source
+        assert "not in the source as quoted" not in driver.page_source
+        # the supported sentence's quote is its own, green, tagged with it
+        marks = driver.execute_script(
+            "return Array.from(arguments[0].querySelectorAll('.source mark'),"
+            " m => [m.className, m.title]);",
+            row,
+        )
+        assert marks == [["ev-good", "G1: the judge's evidence"]]
+
+
+# Every word of every header on one line: a header broken mid-word has a word whose text
+# spans two line boxes.
+BROKEN_HEADERS = """
+const broken = [];
+for (const th of document.querySelectorAll('th')) {
+  if (!th.offsetParent) continue;
+  for (const node of th.childNodes) {
+    if (node.nodeType !== Node.TEXT_NODE) continue;
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const r = document.createRange();
+      r.setStart(node, m.index); r.setEnd(node, m.index + m[0].length);
+      if (r.getClientRects().length > 1) broken.push(m[0]);
+    }
+  }
+}
+return broken;
+"""
+
+
+def test_page__reads_at_1400_and_at_420_pixels(reviewer_page, tmp_path):
+    from ground_gate.report.html import render_html
+    from tests.reviewer_scenario import every_score
+
+    page, report = reviewer_page
+    wide = tmp_path / "wide.html"  # every score a column: the page broke its headers there
+    wide.write_text(render_html(every_score(report)), encoding="utf-8")
+    with browser.chromium(width=1400, height=1000) as driver:
+        for shown in (page, wide):
+            driver.get(shown.as_uri())
+            assert driver.execute_script(BROKEN_HEADERS) == [], shown.name
+        assert driver.execute_script("return document.querySelectorAll('th').length") > 30
+        driver.save_screenshot(str(_artifact("reviewer-1400.png")))
+    with browser.chromium() as driver:
+        browser.viewport(driver, 420)
+        driver.get(page.as_uri())
+        driver.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+        width = driver.execute_script(
+            "return [document.documentElement.scrollWidth, window.innerWidth]"
+        )
+        assert width[0] <= width[1] == 420  # no sideways scroll of the page itself
+        card = driver.execute_script(
+            "const td = document.querySelector('tbody.row td.id');"
+            "return [getComputedStyle(td).display, td.getBoundingClientRect().width];"
+        )
+        assert card[0] == "block" and card[1] > 300  # a card: the id reads on one line
+        driver.save_screenshot(str(_artifact("reviewer-420.png")))

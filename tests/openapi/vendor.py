@@ -18,6 +18,7 @@ OPERATIONS = (
     ("/repos/{owner}/{repo}/issues/{issue_number}/comments", "post"),
     ("/repos/{owner}/{repo}/issues/comments/{comment_id}", "patch"),
     ("/repos/{owner}/{repo}/pulls/{pull_number}", "get"),
+    ("/repos/{owner}/{repo}/actions/runs/{run_id}/artifacts", "get"),
 )
 
 

@@ -102,7 +102,7 @@ def test_paired_change__pairs_by_dataset_and_id_and_sorts_them():
     ("max_drop", "why"),
     [
         (0.05, "within max_drop 0.05"),  # too small to matter
-        (0.0, "more than max_drop 0, but not significantly: at 95% confidence it may be no worse "
+        (0.0, "more than max_drop 0.00, but not significantly: at 95% confidence it may be no worse "
          "at all"),  # and even with no margin, within noise
     ],
 )  # fmt: skip
@@ -195,7 +195,9 @@ def test_baseline_gate__an_improvement_passes_and_is_named():
         0.04,
         (0.032, 0.049),
     )
-    assert verdict.reason == "0.040 better than the baseline on 100 paired rows: within max_drop 0"
+    assert (
+        verdict.reason == "0.040 better than the baseline on 100 paired rows: within max_drop 0.00"
+    )
 
 
 # --- lower is better ---------------------------------------------------------------------------
@@ -220,7 +222,7 @@ def test_baseline_gate__for_hallucination_a_rise_is_the_drop():
     )
     assert (better.passed, better.baseline.direction) == (True, "better")
     assert better.baseline.change.interval == (-0.1377, -0.1147)  # down is better
-    assert better.reason == "0.13 is \u2264 0.9"  # passed: in the bounds' words
+    assert better.reason == "0.13 \u2264 max 0.90"  # passed: in the bounds' words
     assert better.baseline.reason == (
         "0.126 better than the baseline on 100 paired rows: within max_drop 0.05"
     )
@@ -278,7 +280,7 @@ def test_baseline_gate__per_dataset_thresholds(tmp_path: Path):
     lax, strict = only(result, "lax"), only(result, "strict")
     assert lax.baseline.change == strict.baseline.change  # the same drop in both...
     assert (lax.passed, strict.passed, result.passed) == (True, False, False)  # ...two margins
-    assert lax.reason == "0.65 is \u2265 0.5"
+    assert lax.reason == "0.65 \u2265 min 0.50"
     assert strict.reason.endswith("at least 0.070 worse at 95% confidence")
 
 
@@ -298,7 +300,7 @@ def test_baseline_gate__too_few_paired_rows_is_said_and_does_not_fail(before, re
     thresholds = {"d": {"groundedness": Threshold(min=0.1, max_drop=0.05)}}
     verdict = only(gate(now, run(before), thresholds))
     assert verdict.passed is True  # the bounds decide; the baseline cannot
-    assert verdict.reason == "0.25 is \u2265 0.1"
+    assert verdict.reason == "0.25 \u2265 min 0.10"
     assert verdict.baseline.passed is None
     assert verdict.baseline.direction is None
     assert verdict.baseline.change.interval is None
@@ -341,7 +343,7 @@ def test_baseline_gate__bounds_and_baseline_failures_are_both_said():
         gate(now, run(BASELINE), {"d": {"groundedness": Threshold(min=0.7, max_drop=0.05)}})
     )
     assert verdict.reason == (
-        "0.65 is not \u2265 0.7; 0.100 worse than the baseline on 100 paired rows: more than "
+        "0.65 < min 0.70; 0.100 worse than the baseline on 100 paired rows: more than "
         "max_drop 0.05, and at least 0.070 worse at 95% confidence"
     )
 

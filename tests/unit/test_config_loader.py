@@ -421,10 +421,10 @@ def test_load_config__scoring_digest_leaves_out_what_changes_no_score(in_tmp: Pa
         "provider: openai, cache_dir: .cache/shard-3, max_concurrency: 2, timeout_s: 5, "
         "max_retries: 1, budget: {max_calls: 9}, prices: {prompt_per_1m: 1, completion_per_1m: 2}",
     )
-    other = load(settled + "limits: {max_file_mb: 5}\n")
+    other = load(settled.replace("path: d.jsonl", "path: ./d.jsonl") + "limits: {max_file_mb: 5}\n")
     assert other.resolved_digest != first.resolved_digest
     assert other.scoring_digest == first.scoring_digest
-    for scoring in ("model: gpt-4o", "temperature: 0.5", "addressed_text: keep"):
+    for scoring in ("model: gpt-4o", "temperature: 0.5", "addressed_text: keep", "threads: 3"):
         changed = load(MINIMAL.replace("provider: openai", f"provider: openai, {scoring}"))
         assert changed.scoring_digest != first.scoring_digest, scoring
 

@@ -80,7 +80,7 @@ def test_sharded__the_merge_job_needs_the_shards_and_runs_nothing_of_the_checkou
     assert job["needs"] in ("shard", ["shard"])
     assert job["if"] == "${{ !cancelled() }}"  # a failed shard is named by the merge
     assert steps(job, "actions/checkout") == []
-    assert job["permissions"] == {"pull-requests": "write"}
+    assert job["permissions"] == {"actions": "read", "pull-requests": "write"}
     gate = step(job, OUR_ACTION)
     assert set(gate["with"]) == {"merge", "comment"}
 
@@ -267,3 +267,27 @@ def test_app_service__the_gate_runs_the_app_built_for_this_commit_as_a_service()
     assert build["outputs"]["image"] == "${{ steps.image.outputs.name }}"
     assert "http://app:8000/answer" in (WORKFLOWS / "ground-gate-app-service.yml").read_text()
     assert step(gate, OUR_ACTION)["env"] == {"APP_AUTH": "${{ secrets.APP_TOKEN }}"}
+
+
+COMMENTING_JOBS = [
+    ("ground-gate-pr.yml", "gate"),
+    ("ground-gate-baseline.yml", "gate"),
+    ("ground-gate-sharded.yml", "merge"),
+    ("ground-gate-fork-trusted.yml", "evaluate"),
+]
+
+
+@pytest.mark.parametrize(("name", "job_name"), COMMENTING_JOBS)
+def test_workflows__a_commenting_job_uploads_its_page_for_the_comment_to_link(
+    name: str, job_name: str
+) -> None:
+    """report.html alone, unzipped, after the action and even when it failed the gate; and
+    the token may list the run's artifacts, so the post step finds it."""
+    job = yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))["jobs"][job_name]
+    uploads = steps(job, "actions/upload-artifact")
+    (page,) = [u for u in uploads if u["with"].get("archive") is False]
+    assert page["with"]["path"] == f"{REPORT_DIR}/report.html"
+    assert page["if"] == "${{ !cancelled() }}"
+    assert job["steps"].index(page) > job["steps"].index(step(job, OUR_ACTION))
+    assert job["permissions"]["actions"] == "read"
+    assert "name" not in page["with"]  # archive: false names the artifact after its file

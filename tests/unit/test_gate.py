@@ -27,10 +27,8 @@ def test_judge_summary__threshold_met_and_missed():
     t = Threshold(min=0.8)
     assert judge_summary(summary(0.85), t, "fail").passed is True
     missed = judge_summary(summary(0.79), t, "fail")
-    assert (missed.passed, missed.reason) == (False, "0.79 is not \u2265 0.8")
-    assert (
-        judge_summary(summary(0.2), Threshold(max=0.1), "fail").reason == "0.20 is not \u2264 0.1"
-    )
+    assert (missed.passed, missed.reason) == (False, "0.79 < min 0.80")
+    assert judge_summary(summary(0.2), Threshold(max=0.1), "fail").reason == "0.20 > max 0.10"
 
 
 def test_judge_summary__errors_fail_unless_skipped():

@@ -8,6 +8,7 @@ import json
 import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -127,8 +128,20 @@ def test_action_yml__outputs_are_the_ones_publish_writes(tmp_path: Path) -> None
 
 
 def test_action_yml__docker_runs_the_image_built_here() -> None:
-    assert ACTION["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert ACTION["runs"] == {
+        "using": "docker",
+        "image": "Dockerfile",
+        # a single executable (docker run --entrypoint), installed with the package
+        "post-entrypoint": "ground-gate-action-post",
+    }
     assert set(ACTION["branding"]) == {"icon", "color"}
+
+
+def test_action_yml__the_post_entrypoint_is_a_console_script_of_the_package() -> None:
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"][
+        "scripts"
+    ]
+    assert scripts[ACTION["runs"]["post-entrypoint"]] == "ground_gate.action_post:main"
 
 
 def test_dockerfile__entrypoint_is_the_action_mode() -> None:

@@ -15,17 +15,17 @@ def test_render_junit__the_whole_document() -> None:
         '  <testsuite name="support" tests="6" failures="5" errors="0" skipped="0" time="3.500">\n'
         '    <testcase classname="support" name="ok-1" time="1.500" />\n'
         '    <testcase classname="support" name="bad|&lt;b&gt;@team&lt;/b&gt;" time="2.000">\n'
-        '      <failure type="threshold" message="groundedness 0.20 (not \u2265 0.8); '
+        '      <failure type="threshold" message="groundedness 0.20 &lt; 0.80; '
         "summary_hallucination could not be scored: summary_accuracy.questions: invalid JSON; "
         "worst unit (groundedness, unsupported): &quot;We ship to | Mars &lt;script&gt;&quot;; "
-        'evidence: &quot;NOTHING FOUND&quot;">groundedness 0.20 (not \u2265 0.8)\n'
+        'the source says nothing about this">groundedness 0.20 &lt; 0.80\n'
         "summary_hallucination could not be scored: summary_accuracy.questions: invalid JSON\n"
         'worst unit (groundedness, unsupported): "We ship to | Mars &lt;script&gt;"; '
-        'evidence: "NOTHING FOUND"</failure>\n'
+        "the source says nothing about this</failure>\n"
         "    </testcase>\n"
         '    <testcase classname="support" name="threshold groundedness" time="0">\n'
-        '      <failure type="threshold" message="0.57 is not \u2265 0.8">'
-        "0.57 is not \u2265 0.8</failure>\n"
+        '      <failure type="threshold" message="level: 0.57 &lt; min 0.80">'
+        "level: 0.57 &lt; min 0.80</failure>\n"
         "    </testcase>\n"
         '    <testcase classname="support" name="threshold agreement" time="0">\n'
         '      <failure type="threshold" message="1 row(s) could not be scored">'

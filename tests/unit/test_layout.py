@@ -13,7 +13,7 @@ from pathlib import Path
 ROOT = Path(__file__).parents[2] / "ground_gate"
 LEAVES: dict[str, tuple[str, ...]] = {
     "errors": (), "sentences": (), "stats": (), "exit_codes": (), "progress": (), "usage": (),
-    "file_reader": (),
+    "file_reader": (), "numbers": (),
 }  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
@@ -21,22 +21,26 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
     "cli": (
-        "cli_options", "action", "commands", "report_files", "config", "datasets", "local",
-        "targets", "errors", "exit_codes",
+        "cli_options", "console", "action", "commands", "report_files", "config", "datasets",
+        "local", "targets", "errors", "exit_codes",
     ),
     "cli_options": ("datasets", "errors", "exit_codes"),
+    # what the commands print: the report, the summary for people at a terminal
+    "console": ("cli_options", "report_files", "report", "errors", "exit_codes"),
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
-        "commands", "report_files", "github", "report", "action_settings", "errors",
-        "exit_codes",
+        "commands", "report_files", "github", "report", "action_settings", "file_reader",
+        "errors", "exit_codes",
     ),
     "selfcheck": ("local", "sentences"),
+    # the post step re-renders the run's own report.json with its page's address
+    "action_post": ("github", "report", "report_files", "action_settings", "errors"),
     # the commands, side by side (none imports another: test_layout__commands_stand_apart)
     "commands": (
         "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
         "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
-        "answering", "targets", "errors", "exit_codes",
+        "answering", "targets", "file_reader", "errors", "exit_codes",
     ),
     # a run's report files, written in one place and read back by one strict reader
     "report_files": ("record", "report", "file_reader", "errors", "exit_codes"),
@@ -69,9 +73,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
     "report": (
         "record", "gate", "dataset_scores", "agreement", "results", "config", "metrics", "usage",
+        "numbers",
     ),
     "record": ("gate", "dataset_scores", "results", "config", "usage"),
-    "gate": ("dataset_scores", "results", "config"),
+    "gate": ("dataset_scores", "results", "config", "numbers"),
     "dataset_scores": ("results", "stats"),
     "agreement": ("gate", "config", "stats"),
     "labels": ("datasets", "config", "errors"),

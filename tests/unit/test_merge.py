@@ -284,3 +284,18 @@ def test_merge_reports__costs_at_judge_prices_are_summed() -> None:
     assert {e["cost_usd"] for e in merged["usage"]["by_metric"].values()} == {0.375}
     del shards[1][1]["usage"]["total"]["cost_usd"]  # one shard without prices: no total cost
     assert "cost_usd" not in merge_reports(shards)["usage"]["total"]
+
+
+def test_merge_reports__an_empty_shard_adds_no_cost_and_keeps_every_metric_priced() -> None:
+    """A shard that drew no row of a dataset spent nothing on its metrics: the merge prices
+    each metric as the unsharded run does, counting that shard as 0."""
+    shards = shard_reports(count=3)  # two rows in three shards: the third holds none
+    assert shards[2][1]["rows"] == []
+    for (_, report), cost in zip(shards, (0.25, 0.5, 0.0), strict=True):
+        report["usage"]["total"]["cost_usd"] = cost
+        for entry in report["usage"]["by_metric"].values():
+            entry["cost_usd"] = cost / 2
+    shards[2][1]["usage"]["by_metric"] = {}
+    merged = merge_reports(shards)
+    assert merged["usage"]["total"]["cost_usd"] == 0.75
+    assert {e["cost_usd"] for e in merged["usage"]["by_metric"].values()} == {0.375}

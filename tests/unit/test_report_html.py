@@ -14,8 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.report import html as page_html
 from ground_gate.report.html import SCRIPT, STYLE, marked, render_html, source_marks
+from ground_gate.report.html_evidence import NOT_QUOTED, NOTHING_SAID, Span
+from ground_gate.report.html_page import esc
 from ground_gate.report.svg import bin_counts, roc_points
 from tests.report_pages import CONTRADICTED, EVIDENCE, SOURCE, synthetic_report
 
@@ -82,26 +83,54 @@ def test_render_html__every_row_failing_first_with_filter_data():
 
 def test_render_html__units_marked_in_the_response_and_evidence_in_the_source():
     page = render_html(synthetic_report(4))
-    assert f'title="groundedness: contradicted 0.05">{CONTRADICTED}</mark>' in page
+    assert f'title="G2 groundedness: contradicted 0.05">{CONTRADICTED}</mark>' in page
     assert f'<mark class="ev" title="G2: the judge&#x27;s evidence">{EVIDENCE}</mark>' in page
-    assert "the judge&#x27;s quote is not in the source" in page  # NOTHING FOUND, row-0001
+    # NOTHING FOUND (row-0001's invented sentence) says what it is, never a misquote
+    assert f'<td data-label="evidence"><span class="muted">{esc(NOTHING_SAID)}' in page
+    assert "not in the source as quoted" not in page and "NOTHING FOUND" not in page
 
 
-def test_source_marks__closest_passage_where_the_judge_quoted_nothing():
-    row = synthetic_report(1)["rows"][0]
+def _unit(text: str, verdict: str, evidence: str | None = None) -> dict:
+    return {"text": text, "score": 0.5, "verdict": verdict, "evidence": evidence, "detail": {}}
+
+
+def _row(*units: dict) -> dict:
+    metric = {"status": "ok", "scores": {}, "error": None, "units": list(units), "usage": {}}
+    return {"dataset": "d", "id": "r", "failing": [], "metrics": {"groundedness": metric}}
+
+
+def test_source_marks__each_highlight_is_its_own_units_and_no_failing_unit_borrows_one():
+    row = _row(
+        _unit("The X200 weighs 1.2 kg.", "supported", "The X200 laptop weighs 1.2 kg"),
+        _unit("The X200 has three HDMI ports.", "contradicted"),  # no quote: its closest
+        _unit("It has a one-year warranty.", "not in source", "NOTHING FOUND"),
+        _unit("It has one HDMI port.", "supported"),  # supported, no quote: nothing drawn
+    )
     marks = source_marks(row, SOURCE)
     assert [(s.kind, s.tag, SOURCE[s.start : s.end]) for s in marks.spans] == [
-        ("near", "G1", "The X200 laptop weighs 1.2 kg and has a 14-inch display."),
-        ("near", "F1", "The X200 laptop weighs 1.2 kg and has a 14-inch display."),
+        ("ev-good", "G1", "The X200 laptop weighs 1.2 kg"),
         ("near", "G2", "The X200 has two USB-C ports and one HDMI port."),
     ]
-    assert "closest" in marks.label() and "judge's evidence" not in marks.label()
+    assert marks.notes == {
+        ("groundedness", 0): "highlighted in the source (G1)",
+        ("groundedness", 1): "closest passage by word overlap, not the judge's (G2)",
+        ("groundedness", 2): NOTHING_SAID,
+    }
+    assert marks.label() == (
+        "highlighted: the judge's evidence for supported units; passages closest to failing "
+        "claims by word overlap, not the judge's"
+    )
+
+
+def test_source_marks__a_quote_that_is_not_in_the_source_is_said_to_be_so():
+    marks = source_marks(_row(_unit("It is light.", "unsupported", "weighs 9 tonnes")), "It is.")
+    assert marks.spans == [] and marks.notes[("groundedness", 0)].startswith(NOT_QUOTED)
 
 
 def test_marked__overlapping_spans_share_a_segment_and_text_stays_escaped():
-    spans = [page_html.Span(0, 5, "near", "G1", "a"), page_html.Span(3, 8, "ev", "G2", "b")]
+    spans = [Span(0, 5, "ev-good", "G1", "a"), Span(3, 8, "ev", "G2", "b")]
     assert marked("<b>x&yz\n", spans) == (
-        '<mark class="near" title="a">&lt;b&gt;</mark>'
+        '<mark class="ev-good" title="a">&lt;b&gt;</mark>'
         '<mark class="ev" title="a; b">x&amp;</mark><sup class="tag">G1</sup>'
         '<mark class="ev" title="b">yz\n</mark><sup class="tag">G2</sup>'
     )
@@ -198,9 +227,16 @@ def test_render_html__each_score_against_its_baseline_with_the_interval():
     report, _ = against_baseline()
     page = render_html(report)
     assert "<th>against the baseline</th>" in page
-    assert "before 0.90: \u25bc -0.20 [-0.20, -0.20] worse (6 paired row(s))" in page
-    assert "before 0.00: \u25b2 +0.08 [+0.00, +0.25] within noise (6 paired row(s))" in page
-    assert "not compared (1 paired row(s))" in page
+    said = '<td data-label="against the baseline">'
+    assert (
+        f"{said}0.900 \u2192 0.700, -0.200 [-0.200, -0.200] at 95%, worse (6 paired row(s))" in page
+    )
+    assert (
+        f"{said}0.000 \u2192 0.083, +0.083 [+0.000, +0.250] at 95%, within noise (6 paired row(s))"
+    ) in page
+    assert f"{said}not compared (1 paired row(s))" in page
+    assert f"{said}too few paired rows to compare (1 paired row(s))" in page
+    assert '<td class="failed" data-label="verdict">FAIL: drop 0.200 &gt; 0.05</td>' in page
     assert "\u2757" not in page
 
 

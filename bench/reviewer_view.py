@@ -1,0 +1,137 @@
+"""What a reviewer sees: the comment rendered as GitHub renders markdown, and the HTML page,
+as screenshots, for the pull request of tests/reviewer_scenario.py (a baseline of 200 rows,
+a pull request that broke about a fifth of them).
+
+The comment's markdown goes through cmarkgfm (GitHub's own fork of cmark, with its table,
+autolink, strikethrough and tag-filter extensions, raw HTML kept as GitHub keeps
+<details>) into a page styled like a pull request's comment; the page is the report's
+`report.html`. Both are opened in headless Chromium (tests/integration/browser.py, network
+off) and saved as PNG. No judge is called. Usage (cmarkgfm is not a dependency of the
+project: `pip install cmarkgfm` into the venv first):
+
+    .venv/bin/python bench/reviewer_view.py --out docs/images --prefix reviewer-after
+"""
+
+from __future__ import annotations
+
+import argparse
+import inspect
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from ground_gate.report.html import render_html  # noqa: E402
+from ground_gate.report.markdown import render_markdown  # noqa: E402
+from tests.integration import browser  # noqa: E402
+from tests.reviewer_scenario import scenario  # noqa: E402
+
+# Where the comment would link to (the action's post step finds the real address).
+PAGE_URL = "https://github.com/octo-org/octo-repo/actions/runs/1/artifacts/2"
+# A pull request's comment on github.com: the timeline column's width, GitHub's system fonts,
+# tables with cell borders, striped rows, details with a pointer. Written for this script.
+GITHUB_LIKE = """
+body{margin:0;background:#fff;color:#1f2328;font:14px/1.5 -apple-system,BlinkMacSystemFont,
+"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
+.comment{width:760px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
+.comment>header{background:#f6f8fa;border-bottom:1px solid #d1d9e0;padding:8px 16px;
+color:#59636e}.comment>main{padding:16px;overflow-wrap:break-word}
+h2{font-size:1.5em;border-bottom:1px solid #d1d9e0;padding-bottom:.3em;margin:0 0 16px}
+h3{font-size:1.25em}p,ul,table,details{margin:0 0 16px}a{color:#0969da;text-decoration:none}
+table{border-collapse:collapse;display:block;width:max-content;max-width:100%;overflow:auto}
+th,td{border:1px solid #d1d9e0;padding:6px 13px}th{font-weight:600}
+tr:nth-child(2n){background:#f6f8fa}code{background:#eff1f3;border-radius:6px;
+padding:.2em .4em;font:85% ui-monospace,SFMono-Regular,Menlo,monospace}
+summary{cursor:pointer}ul{padding-left:2em}blockquote{color:#59636e;
+border-left:.25em solid #d1d9e0;margin:0 0 16px;padding:0 1em}
+"""
+
+
+def comment_markdown(report: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """The comment as the action posts it once the page is uploaded (where the renderer
+    knows of a page to link; the renderer before issue 24 did not)."""
+    if "page_url" in inspect.signature(render_markdown).parameters:
+        return render_markdown(report, baseline=baseline, page_url=PAGE_URL)
+    return render_markdown(report, baseline=baseline)
+
+
+def page_html(report: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """The page as `run --baseline` writes it (its rows compared with the baseline's, where
+    the renderer can; the renderer before issue 24 could not)."""
+    if "baseline" in inspect.signature(render_html).parameters:
+        return render_html(report, baseline=baseline)
+    return render_html(report)
+
+
+def github_html(markdown: str) -> str:
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    body = cmarkgfm.markdown_to_html_with_extensions(
+        markdown,
+        options=Options.CMARK_OPT_UNSAFE,
+        extensions=["table", "autolink", "strikethrough", "tagfilter"],
+    )
+    return (
+        f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{GITHUB_LIKE}</style>'
+        '</head><body><div class="comment"><header><b>github-actions</b> bot commented'
+        f"</header><main>{body}</main></div></body></html>"
+    )
+
+
+def full_page(driver: Any, path: Path, width: int) -> None:
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.set_window_size(width, min(int(height) + 140, 16000))
+    driver.save_screenshot(str(path))
+
+
+def shoot(out: Path, prefix: str) -> list[Path]:
+    baseline, report = scenario()
+    markdown = comment_markdown(report, baseline)
+    work = Path(tempfile.mkdtemp(prefix="reviewer-view-"))
+    (work / "comment.md").write_text(markdown, encoding="utf-8")
+    (work / "comment.html").write_text(github_html(markdown), encoding="utf-8")
+    (work / "report.html").write_text(page_html(report, baseline), encoding="utf-8")
+    out.mkdir(parents=True, exist_ok=True)
+    shots = []
+    with browser.chromium(width=820, height=900) as driver:
+        driver.get((work / "comment.html").as_uri())
+        shots.append(out / f"{prefix}-comment.png")
+        full_page(driver, shots[-1], 820)
+        driver.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
+        shots.append(out / f"{prefix}-comment-open.png")
+        full_page(driver, shots[-1], 820)
+    page = (work / "report.html").as_uri()
+    for width, fragment, name in (
+        (1400, "", "page-1400"),
+        (420, "", "page-420"),
+        (1400, "#news/news-0001", "page-row"),  # a row a comment links to
+        (420, "#news/news-0007", "page-row-420"),
+    ):
+        with browser.chromium(width=max(width, 500), height=1100) as driver:
+            # a window is at least 500 px wide: the device metrics lay the page out at 420
+            driver.execute_cdp_cmd(
+                "Emulation.setDeviceMetricsOverride",
+                {"width": width, "height": 1100, "deviceScaleFactor": 1, "mobile": False},
+            )
+            driver.get(page + fragment)
+            shots.append(out / f"{prefix}-{name}.png")
+            driver.save_screenshot(str(shots[-1]))
+    print(f"markdown and pages in {work}", file=sys.stderr)
+    return shots
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "reviewer-view")
+    parser.add_argument("--prefix", default="reviewer")
+    args = parser.parse_args()
+    for path in shoot(args.out, args.prefix):
+        print(path)
+
+
+if __name__ == "__main__":
+    main()

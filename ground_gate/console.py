@@ -1,0 +1,89 @@
+"""What the commands print: the report asked for on stdout; else, for a person at a
+terminal, the run's summary (report/terminal.py, its verdict on the last line), and the
+markdown through a pipe; the reason a run did not finish on stderr."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+import click
+
+from ground_gate.cli_options import STDOUT, echo_err
+
+if TYPE_CHECKING:
+    from ground_gate.report_files import Outcome
+
+
+def is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def summary(outcome: Outcome, written: Sequence[tuple[str, Path | None]]) -> str:
+    """The run for a person at a terminal (report/terminal.py), sized to it."""
+    from ground_gate.report.terminal import render_terminal
+
+    paths = [(kind, str(path)) for kind, path in written if path is not None and path != STDOUT]
+    width = shutil.get_terminal_size((100, 24)).columns
+    return render_terminal(outcome.report, width=width, exit_code=outcome.exit_code, written=paths)
+
+
+def print_outcome(
+    outcome: Outcome,
+    json_out: Path | None,
+    md_out: Path | None,
+    quiet: bool,
+    written: Sequence[tuple[str, Path | None]] | None = None,
+) -> None:
+    """The report asked for on stdout, else the summary (on stderr when stdout carries the
+    JSON report): for a person at a terminal the terminal summary, its verdict last (when
+    `written` names the run's reports), else the markdown; then the reason a run did not
+    finish."""
+    from ground_gate.report_files import report_text
+
+    if json_out == STDOUT:
+        click.echo(report_text(outcome.report), nl=False)
+    to_err = json_out == STDOUT
+    wanted = md_out != STDOUT and not quiet and written is not None
+    if wanted and written is not None and is_terminal(sys.stderr if to_err else sys.stdout):
+        if outcome.report["incomplete"]:  # before the summary: its verdict stays last
+            echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+        click.echo(summary(outcome, written), nl=False, err=to_err)
+        return
+    if md_out == STDOUT or (not quiet and json_out != STDOUT):
+        click.echo(outcome.markdown, nl=False)
+    elif not quiet:
+        click.echo(outcome.markdown, nl=False, err=True)
+    if outcome.report["incomplete"]:
+        echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+
+
+def written_reports(
+    json_out: Path | None, md_out: Path | None, junit: Path | None, html: Path | None
+) -> list[tuple[str, Path | None]]:
+    return [("JSON", json_out), ("markdown", md_out), ("JUnit", junit), ("page", html)]
+
+
+def saved_summary(path: Path) -> str | None:
+    """A saved run's terminal summary, its verdict's exit code as `run` gave it; None for a
+    calibration's report (it has only its markdown)."""
+    from ground_gate.errors import GroundGateError
+    from ground_gate.exit_codes import exit_code
+    from ground_gate.report_files import Outcome, read_report
+
+    try:
+        report = read_report(path)
+    except GroundGateError:
+        return None
+    code = exit_code(
+        passed=report["passed"],
+        incomplete=bool(report["incomplete"]),
+        fail_on_threshold="shard" not in report,
+    )
+    return summary(Outcome(report, "", code), [])

@@ -1,0 +1,123 @@
+"""Each row beside itself in the baseline: what it failed there, its scores there, and the
+sentences the pull request changed in its response, old and new, each with its verdict.
+
+Written into the JSON report (`row.baseline`, the report's `baseline`) when a run or a merge
+is compared with a baseline, so that every renderer (the comment, the page, the terminal)
+and a later `ground-gate report` read the comparison from the report alone. Pure.
+
+The answer's diff: when a row's response differs from the baseline's (the normal case once
+the pull request's code produces the answers), the units of one metric (groundedness's
+sentences or claims, else faithfulness's statements) are aligned by their text
+(difflib), and each run of changed units is kept with the baseline's units it replaced.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ground_gate.report.types import ChangedUnit, RowBaseline, SentenceChange
+
+Report = Mapping[str, Any]
+DIFF_METRICS = ("groundedness", "faithfulness")  # units that are parts of the response
+CHANGES_PER_ROW = 10  # runs of changed units kept per row; a rewritten answer is one run
+
+
+def _key(row: Mapping[str, Any]) -> tuple[str, str]:
+    return (row["dataset"], row["id"])
+
+
+def _scores(row: Mapping[str, Any]) -> dict[str, float]:
+    return {
+        score: value
+        for metric in row["metrics"].values()
+        if metric["status"] == "ok"
+        for score, value in metric["scores"].items()
+    }
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _units(row: Mapping[str, Any], metric: str) -> list[Mapping[str, Any]] | None:
+    entry = row["metrics"].get(metric)
+    if entry is None or entry["status"] == "error":
+        return None
+    return list(entry["units"])
+
+
+def _changed_unit(unit: Mapping[str, Any]) -> ChangedUnit:
+    return {"text": unit["text"], "verdict": unit["verdict"], "score": unit["score"]}
+
+
+def _responses_differ(row: Mapping[str, Any], before: Mapping[str, Any], metric: str) -> bool:
+    """The responses when both reports kept them; else the metric's units' texts."""
+    now_text, old_text = row.get("text"), before.get("text")
+    if now_text and old_text:
+        return _flat(now_text["response"]) != _flat(old_text["response"])
+    now, old = _units(row, metric) or [], _units(before, metric) or []
+    return [_flat(u["text"]) for u in now] != [_flat(u["text"]) for u in old]
+
+
+def sentence_changes(row: Mapping[str, Any], before: Mapping[str, Any]) -> list[SentenceChange]:
+    """The runs of units that differ between the baseline's row and this one, in order; empty
+    when the response did not change or no metric of both has units to compare."""
+    metric = next(
+        (m for m in DIFF_METRICS if _units(row, m) is not None and _units(before, m) is not None),
+        None,
+    )
+    if metric is None or not _responses_differ(row, before, metric):
+        return []
+    now, old = _units(row, metric) or [], _units(before, metric) or []
+    matcher = difflib.SequenceMatcher(
+        None, [_flat(u["text"]) for u in old], [_flat(u["text"]) for u in now], autojunk=False
+    )
+    changes: list[SentenceChange] = []
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            continue
+        changes.append(
+            {
+                "metric": metric,
+                "before": [_changed_unit(u) for u in old[i1:i2]],
+                "after": [_changed_unit(u) for u in now[j1:j2]],
+            }
+        )
+    return changes[:CHANGES_PER_ROW]
+
+
+def row_baseline(row: Mapping[str, Any], before: Mapping[str, Any]) -> RowBaseline:
+    return {
+        "failing": sorted(before["failing"]),
+        "scores": _scores(before),
+        "changes": sentence_changes(row, before),
+    }
+
+
+def compare_rows(report: Report, baseline: Report) -> dict[str, Any]:
+    """A copy of `report` whose rows found in `baseline` (by dataset and id) carry their
+    `baseline`, and which names the baseline it was compared with."""
+    before = {_key(r): r for r in baseline["rows"]}
+    rows = []
+    for row in report["rows"]:
+        old = before.get(_key(row))
+        rows.append(dict(row) if old is None else {**row, "baseline": row_baseline(row, old)})
+    compared = dict(report)
+    compared["rows"] = rows
+    compared["baseline"] = {
+        "created_at": baseline["created_at"],
+        "status": baseline["status"],
+        "rows": len(baseline["rows"]),
+    }
+    return compared
+
+
+def is_compared(report: Report) -> bool:
+    """Whether the report's rows were compared with a baseline (`compare_rows`)."""
+    return "baseline" in report
+
+
+def rows_with_changes(report: Report) -> Sequence[Mapping[str, Any]]:
+    return [r for r in report["rows"] if (r.get("baseline") or {}).get("changes")]

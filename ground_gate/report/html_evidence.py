@@ -1,0 +1,178 @@
+"""A row's units marked in its response, and its evidence highlighted in its source, each
+highlight tied to the unit it explains.
+
+Each unit has a tag (G2: groundedness's second unit). In the response, a unit's sentence is
+marked with its verdict's colour and its tag. In the source, a passage is highlighted for a
+unit only: the judge's quote when it is in the source (yellow for a unit judged unsupported
+or contradicted, green for a supported one, so that a failing sentence never looks explained
+by a supported sentence's evidence), else, for a failing claim, its closest source sentence
+by word overlap, labelled as not the judge's. A judge that answered NOTHING FOUND said the
+source holds nothing about the unit: that is what the page says, with no quote. No judge
+call is made.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ground_gate.metrics.quotes import anchor, closest, locate
+from ground_gate.report.formatting import NOTHING_SAID as SAYS_NOTHING
+from ground_gate.report.formatting import is_nothing_found
+from ground_gate.report.html_page import esc
+from ground_gate.report.selection import BAD_VERDICTS
+
+# The metrics whose units are sentences or claims of the response: those are marked in it,
+# and matched to the closest source passage when the row has no judge evidence. (Summary
+# accuracy's units are questions; rating's is the whole response.)
+CLAIM_METRICS = ("groundedness", "faithfulness")
+GOOD_VERDICTS = frozenset({"supported", "agree"})
+NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
+NOT_QUOTED = "the judge's quote is not in the source as quoted"
+# a highlight's kind, the stronger first where passages overlap
+KINDS = ("ev", "near", "ev-good")
+
+
+def verdict_class(verdict: str) -> str:
+    if verdict == "contradicted":
+        return "contra"
+    if verdict in BAD_VERDICTS:
+        return "bad"
+    return "good" if verdict in GOOD_VERDICTS else "other"
+
+
+@dataclass(frozen=True)
+class Span:
+    start: int
+    end: int
+    kind: str  # response: "u-<verdict class>"; source: one of KINDS
+    tag: str  # the unit's label, e.g. "G2"
+    title: str
+
+
+def tag(metric: str, index: int) -> str:
+    return f"{metric[:1].upper()}{index + 1}"
+
+
+def _strongest(covering: Sequence[Span]) -> str:
+    kinds = [s.kind for s in covering]
+    return next((k for k in KINDS if k in kinds), kinds[0])
+
+
+def marked(text: str, spans: Sequence[Span]) -> str:
+    """`text` escaped, each span in a <mark> (overlapping spans share a segment, a failing
+    unit's highlight over a supported one's), each span's tag after its end."""
+    points = sorted({0, len(text), *(s.start for s in spans), *(s.end for s in spans)})
+    out = []
+    for a, b in itertools.pairwise(points):
+        covering = [s for s in spans if s.start <= a and s.end >= b]
+        piece = esc(text[a:b], keep_lines=True)
+        if covering:
+            title = "; ".join(dict.fromkeys(s.title for s in covering))
+            piece = f'<mark class="{_strongest(covering)}" title="{esc(title)}">{piece}</mark>'
+        out.append(piece)
+        out += [f'<sup class="tag">{esc(s.tag)}</sup>' for s in spans if s.end == b and s.end > a]
+    return "".join(out)
+
+
+def _find(unit_text: str, text: str, taken: Sequence[Span]) -> tuple[int, int] | None:
+    """Where a unit is in the response: verbatim, else its words (a claim extracted from
+    a clause ends with a full stop the response does not have there)."""
+    start = text.find(unit_text) if unit_text else -1
+    found = (start, start + len(unit_text)) if start >= 0 else None
+    found = found or locate(unit_text, text) or locate(unit_text.rstrip(" .!?"), text)
+    if found is None or any(found[0] < s.end and s.start < found[1] for s in taken):
+        return None
+    return found
+
+
+def response_spans(row: Mapping[str, Any], response: str) -> list[Span]:
+    spans: list[Span] = []
+    for name, metric in row["metrics"].items():
+        if metric["status"] == "error" or name not in CLAIM_METRICS:
+            continue
+        for i, unit in enumerate(metric["units"]):
+            found = _find(unit["text"], response, spans)
+            if found is None:
+                continue
+            score = "" if unit["score"] is None else f" {unit['score']:.2f}"
+            kind = "u-" + verdict_class(unit["verdict"])
+            title = f"{tag(name, i)} {name}: {unit['verdict']}{score}"
+            spans.append(Span(*found, kind, tag(name, i), title))
+    return sorted(spans, key=lambda s: s.start)
+
+
+@dataclass(frozen=True)
+class SourceMarks:
+    spans: list[Span]
+    notes: dict[tuple[str, int], str]  # (metric, unit index) -> where its evidence is
+
+    def label(self) -> str:
+        kinds = {s.kind for s in self.spans}
+        said = []
+        if "ev" in kinds:
+            said.append("the judge's evidence for failing units")
+        if "ev-good" in kinds:
+            said.append("the judge's evidence for supported units")
+        if "near" in kinds:
+            said.append("passages closest to failing claims by word overlap, not the judge's")
+        return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
+
+
+def _quoted(unit: Mapping[str, Any], source: str, label: str) -> Span | None:
+    quote = unit.get("evidence")
+    passage = anchor(quote, source) if quote and not is_nothing_found(quote) else None
+    found = locate(passage, source) if passage else None
+    if found is None:
+        return None
+    good = verdict_class(unit["verdict"]) == "good"
+    return Span(*found, "ev-good" if good else "ev", label, f"{label}: the judge's evidence")
+
+
+def _closest(unit: Mapping[str, Any], source: str, label: str) -> Span | None:
+    passage = closest(unit["text"], source)
+    found = locate(passage, source) if passage else None
+    if found is None:
+        return None
+    return Span(*found, "near", label, f"{label}: closest by word overlap, not the judge's")
+
+
+def _unit_marks(
+    name: str, unit: Mapping[str, Any], source: str, label: str
+) -> tuple[list[Span], str]:
+    """The unit's own highlights and the note that says where its evidence is."""
+    quote = unit.get("evidence")
+    quoted = _quoted(unit, source, label)
+    if quoted is not None:
+        return [quoted], f"highlighted in the source ({label})"
+    notes = []
+    if is_nothing_found(quote):
+        notes.append(NOTHING_SAID)
+    elif quote:
+        notes.append(NOT_QUOTED)
+    failing = verdict_class(unit["verdict"]) in ("bad", "contra")
+    near = _closest(unit, source, label) if failing and name in CLAIM_METRICS else None
+    if near is not None:
+        notes.append(f"closest passage by word overlap, not the judge's ({label})")
+    elif failing and not quote:
+        notes.append("no evidence quoted, and no source passage close to it")
+    return ([near] if near else []), "; ".join(notes)
+
+
+def source_marks(row: Mapping[str, Any], source: str) -> SourceMarks:
+    """Each unit's judge quote located in the source; for a failing claim without one (a
+    small judge often quotes nothing usable), its closest source sentence by word overlap,
+    labelled as such. Every highlight carries its unit's tag."""
+    spans: list[Span] = []
+    notes: dict[tuple[str, int], str] = {}
+    for name, metric in row["metrics"].items():
+        if metric["status"] == "error":
+            continue
+        for i, unit in enumerate(metric["units"]):
+            found, note = _unit_marks(name, unit, source, tag(name, i))
+            spans += found
+            if note:
+                notes[(name, i)] = note
+    return SourceMarks(sorted(spans, key=lambda s: s.start), notes)

@@ -1,0 +1,290 @@
+"""The page's rows: every row, failing first, each with its anchor (`#news/row-7`), its values
+against the baseline's, and its detail: the sentences the pull request changed (old and new,
+each with its verdict), the response with its units marked, every unit with the judge's
+probabilities and where its evidence is, the question, and the source with the evidence
+highlighted. The filters' form and the data the page's script reads are here too.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ground_gate.config.model import SCORE_NAMES
+from ground_gate.report.anchors import row_key
+from ground_gate.report.baseline_rows import is_compared
+from ground_gate.report.changes import fixed, row_scores, standing
+from ground_gate.report.formatting import (
+    FAIL,
+    changed,
+    is_nothing_found,
+    row_thresholds,
+    row_values,
+)
+from ground_gate.report.html_evidence import (
+    NOTHING_SAID,
+    SourceMarks,
+    marked,
+    response_spans,
+    source_marks,
+    tag,
+    verdict_class,
+)
+from ground_gate.report.html_page import esc
+from ground_gate.report.json_report import TEXT_BUDGET_BYTES
+from ground_gate.report.selection import carriers, ranked_rows
+
+Report = Mapping[str, Any]
+Row = Mapping[str, Any]
+OPEN_ROWS = 5  # the worst rows start open: the page opens on what failed
+PROBABILITY_KEYS = ("p_supported", "p_contradicted", "p_absent")
+PROBABILITY_LABELS = ("P(supported)", "P(contradicted)", "P(not in source)")
+STANDING = {"new": "new since the baseline", "before": "failing in the baseline too"}
+
+
+def _probability_cells(unit: Mapping[str, Any], columns: bool) -> str:
+    if not columns:
+        score = "" if unit["score"] is None else f"{unit['score']:.2f}"
+        return f'<td class="num" data-label="score">{score}</td>'
+    detail = unit["detail"]
+    return "".join(
+        f'<td class="num" data-label="{label}">{detail[k]:.2f}</td>' if k in detail else "<td></td>"
+        for k, label in zip(PROBABILITY_KEYS, PROBABILITY_LABELS, strict=True)
+    )
+
+
+def _evidence_cell(unit: Mapping[str, Any], note: str) -> str:
+    quote = unit.get("evidence")
+    if is_nothing_found(quote):
+        note = note or NOTHING_SAID
+        quote = None
+    shown = f"\u201c{esc(quote)}\u201d " if quote else ""
+    said = f'<span class="muted">{esc(note)}</span>' if note else ""
+    return f'<td data-label="evidence">{shown}{said}</td>' if shown or said else "<td></td>"
+
+
+def _carried(row: Row) -> dict[int, list[str]]:
+    """id(unit) -> the failing scores it carries (selection.carrier)."""
+    carried: dict[int, list[str]] = {}
+    for score, unit in carriers(row, row["failing"]):
+        carried.setdefault(id(unit), []).append(score)
+    return carried
+
+
+def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
+    units = [u for m in row["metrics"].values() for u in m["units"]]
+    carried = _carried(row)
+    columns = any(k in u["detail"] for u in units for k in PROBABILITY_KEYS)
+    heads = (
+        "<th>P(supported)</th><th>P(contradicted)</th><th>P(not in source)</th>"
+        if columns
+        else "<th>score</th>"
+    )
+    out = [
+        '<div class="scroll"><table class="units cards"><thead><tr><th></th><th>metric</th>'
+        f"<th>unit</th><th>verdict</th>{heads}<th>evidence</th></tr></thead><tbody>"
+    ]
+    width = 6 + (2 if columns else 0)
+    for name, metric in row["metrics"].items():
+        if metric["status"] == "error":
+            out.append(
+                f'<tr><td></td><td>{esc(name)}</td><td colspan="{width - 2}" class="v-bad">'
+                f"error: {esc(metric['error'] or '')}</td></tr>"
+            )
+            continue
+        for i, unit in enumerate(metric["units"]):
+            cls = verdict_class(unit["verdict"])
+            carries = ", ".join(carried.get(id(unit), ()))
+            carries = (
+                f' <span class="muted">(carries the row\'s {esc(carries)})</span>'
+                if carries
+                else ""
+            )
+            out.append(
+                f'<tr><td data-label="unit">{tag(name, i)}</td><td data-label="metric">'
+                f'{esc(name)}</td><td data-label="text">{esc(unit["text"])}</td>'
+                f'<td class="v-{cls}" data-label="verdict">{esc(unit["verdict"])}{carries}</td>'
+                f"{_probability_cells(unit, columns)}"
+                f"{_evidence_cell(unit, notes.get((name, i), ''))}</tr>"
+            )
+    out.append("</tbody></table></div>")
+    return out
+
+
+def _side(units: Sequence[Mapping[str, Any]], empty: str) -> str:
+    if not units:
+        return f'<span class="muted">{empty}</span>'
+    return "<br>".join(
+        f'\u201c{esc(u["text"])}\u201d <span class="v-{verdict_class(u["verdict"])}">'
+        f"{esc(u['verdict'])}</span>"
+        for u in units
+    )
+
+
+def _changes(row: Row) -> list[str]:
+    changes = (row.get("baseline") or {}).get("changes", [])
+    if not changes:
+        return []
+    out = [
+        "<h4>Changed since the baseline</h4>",
+        '<div class="scroll"><table class="diff"><thead><tr><th>the baseline said</th>'
+        "<th>this run says</th></tr></thead><tbody>",
+    ]
+    for change in changes:
+        out.append(
+            f'<tr><td class="was">{_side(change["before"], "(nothing: added)")}</td>'
+            f"<td>{_side(change['after'], '(nothing: removed)')}</td></tr>"
+        )
+    out.append("</tbody></table></div>")
+    return out
+
+
+def _no_texts() -> str:
+    return (
+        '<p class="muted">This report does not carry the row\'s texts: a report keeps '
+        f"at most {TEXT_BUDGET_BYTES >> 20} MiB of them, failing rows first (reports "
+        "written before rows carried their texts have none).</p>"
+    )
+
+
+def _row_detail(row: Row, opened: bool) -> list[str]:
+    text = row.get("text")
+    out = [f"<details{' open' if opened else ''}><summary>response, units, question and "
+           "source</summary>", *_changes(row)]  # fmt: skip
+    marks = SourceMarks([], {})
+    if text:
+        marks = source_marks(row, text["source"])
+        if text["question"]:
+            out.append(f'<h4>Question</h4><div class="text">{esc(text["question"], True)}</div>')
+        response = marked(text["response"], response_spans(row, text["response"]))
+        out.append(f'<h4>Response</h4><div class="text response">{response}</div>')
+    else:
+        out.append(_no_texts())
+    out += _units_table(row, marks.notes)
+    for addressed in row.get("addressed_to_judge") or []:
+        out.append(
+            f'<p class="warn">Addressed to the judge, cut before judging ({esc(addressed["field"])}'
+            f"): {esc(addressed['text'])}</p>"
+        )
+    if text:
+        cut = f" (cut at the report's limit: {', '.join(text['cut'])})" if text["cut"] else ""
+        out.append(
+            f'<h4>Source <span class="muted">({esc(marks.label())}{esc(cut)})</span></h4>'
+            f'<div class="text source">{marked(text["source"], marks.spans)}</div>'
+        )
+    out.append("</details>")
+    return out
+
+
+def _value_cell(value: str, label: str, shown: str) -> str:
+    """A row's value (formatting.row_values; `shown` with its baseline's beside it), its
+    failure mark as a class and a plain-font cross: an emoji needs a font a browser may not
+    have."""
+    failing = value.startswith(FAIL)
+    text = shown or value.removeprefix(FAIL).strip()
+    mark = "\u2718 " if failing else ""
+    cls = "num failed" if failing else "num"
+    return f'<td class="{cls}" data-label="{esc(label)}">{mark}{esc(text)}</td>'
+
+
+def _filters(report: Report, scores: Sequence[str], compared: bool) -> list[str]:
+    datasets = "".join(f'<option value="{esc(d["name"])}">{esc(d["name"])}</option>'
+                       for d in report["datasets"])  # fmt: skip
+    score_options = "".join(f'<option value="{esc(s)}">{esc(s)}</option>' for s in scores)
+    statuses = [("", "all"), ("fail", "failing"), ("pass", "passing")]
+    if compared:
+        statuses[2:2] = [
+            ("new", "newly failing since the baseline"),
+            ("before", "failing in the baseline too"),
+            ("fixed", "fixed since the baseline"),
+        ]
+    status_options = "".join(f'<option value="{v}">{w}</option>' for v, w in statuses)
+    sorts = "".join(
+        f'<option value="{esc(s)}-{d}">{esc(s)} {w}</option>'
+        for s in scores
+        for d, w in (("asc", "low to high"), ("desc", "high to low"))
+    )
+    return [
+        '<form id="filters" hidden>',
+        f'<label>dataset <select id="f-dataset"><option value="">all</option>{datasets}'
+        "</select></label>",
+        f'<label>score <select id="f-score"><option value="">all</option>{score_options}'
+        "</select></label>",
+        f'<label>verdict <select id="f-status">{status_options}</select></label>',
+        f'<label>sort <select id="f-sort"><option value="">worst first</option>{sorts}'
+        "</select></label>",
+        '<label>search <input id="f-search" type="search" placeholder="id or text"></label>',
+        '<output id="f-count"></output></form>',
+    ]
+
+
+def _verdict_cell(row: Row, compared: bool) -> str:
+    if not row["failing"]:
+        return '<td class="passed" data-label="verdict">pass</td>'
+    said = standing(row, compared)
+    note = f' <span class="muted">({STANDING[said]})</span>' if said else ""
+    return (
+        f'<td class="failed" data-label="verdict">fails {esc(", ".join(row["failing"]))}{note}</td>'
+    )
+
+
+def _row(
+    report: Report, row: Row, scores: Sequence[str], opened: bool, fixed_keys: set[str]
+) -> list[str]:
+    compared = is_compared(report)
+    thresholds = row_thresholds(report, row["dataset"])
+    now, before = row_scores(row), (row.get("baseline") or {}).get("scores", {})
+    values = "".join(
+        _value_cell(v, s, changed(now[s], before.get(s), thresholds.get(s)) if s in now else "")
+        for v, s in zip(row_values(row, scores, thresholds), scores, strict=True)
+    )
+    key = row_key(row)
+    return [
+        f'<tbody class="row" id="{esc(key)}" data-dataset="{esc(row["dataset"])}" '
+        f'data-status="{"fail" if row["failing"] else "pass"}" '
+        f'data-values="{esc(json.dumps(now, sort_keys=True))}" '
+        f'data-failing="{esc(json.dumps(row["failing"]))}" '
+        f'data-standing="{standing(row, compared) or ""}" '
+        f'data-fixed="{"1" if key in fixed_keys else "0"}">',
+        f'<tr><td data-label="dataset">{esc(row["dataset"])}</td>'
+        f'<td class="id" data-label="row">{esc(row["id"])}</td>{_verdict_cell(row, compared)}'
+        f"{values}</tr>",
+        f'<tr class="detail"><td colspan="{3 + len(scores)}">',
+        *_row_detail(row, opened),
+        "</td></tr></tbody>",
+    ]
+
+
+LEGEND = (
+    '<p class="legend">Response units: <mark class="u-good">supported</mark>'
+    '<mark class="u-bad">unsupported</mark><mark class="u-contra">contradicted</mark>'
+    ' Source: <mark class="ev">the judge\'s evidence for a failing unit</mark>'
+    '<mark class="ev-good">for a supported unit</mark>'
+    '<mark class="near">closest by word overlap, not the judge\'s</mark></p>'
+)
+
+
+def rows_section(report: Report) -> list[str]:
+    rows = ranked_rows(report)
+    scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
+    compared = is_compared(report)
+    fixed_keys = {row_key(c.row) for c in fixed(report)}
+    out = [
+        f'<section id="rows"><h2>Rows ({len(rows)})</h2>',
+        LEGEND,
+        *_filters(report, scores, compared),
+        '<div class="scroll"><table id="row-table"><thead><tr><th>dataset</th><th>row</th>'
+        "<th>verdict</th>",
+        *[f"<th>{esc(s)}</th>" for s in scores],
+        "</tr></thead>",
+    ]
+    for index, row in enumerate(rows):
+        out += _row(report, row, scores, index < OPEN_ROWS and bool(row["failing"]), fixed_keys)
+    out.append("</table></div>")
+    not_run = report.get("not_run") or []
+    if not_run:
+        listed = ", ".join(f"{esc(r['dataset'])}/{esc(r['id'])}" for r in not_run)
+        out.append(f'<p class="warn">{len(not_run)} row(s) not run: {listed}</p>')
+    out.append("</section>")
+    return out

@@ -1,0 +1,248 @@
+"""The comment's rows: what the pull request broke (one line per row, worst first, with the
+sentences it changed), what it fixed, the worst rows with the units that explain them, and
+every row's scores. Markdown, from the JSON report; every string from the data escaped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from tabulate import tabulate
+
+from ground_gate.config.model import SCORE_NAMES
+from ground_gate.report.anchors import row_link
+from ground_gate.report.baseline_rows import is_compared
+from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, standing
+from ground_gate.report.escape import cell, ident
+from ground_gate.report.formatting import (
+    ARROW,
+    NOTHING_SAID,
+    before_now,
+    changed,
+    is_nothing_found,
+    missed_text,
+    probabilities,
+    row_thresholds,
+    row_values,
+)
+from ground_gate.report.selection import ShownRow, carriers, shown_rows
+from ground_gate.results import ADDRESSED_TO_JUDGE
+
+Report = Mapping[str, Any]
+Row = Mapping[str, Any]
+OPEN_ROWS = 5  # rows of "what broke" shown before the rest is collapsed
+FIXED_SHOWN = 20
+ROWS_SHOWN = 50
+
+
+def row_name(row: Row, page_url: str | None) -> str:
+    """'**news / row-7**', a link to the row on the page when there is one."""
+    name = f"{cell(row['dataset'], 60)} / {cell(row['id'], 80)}"
+    return f"**[{name}]({row_link(page_url, row)})**" if page_url else f"**{name}**"
+
+
+def _score_change(change: ScoreChange, threshold: Any) -> str:
+    if change.now is None:
+        return f"{ident(change.score)} could not be scored"
+    text = f"{ident(change.score)} {before_now(change.now, change.before, threshold)}"
+    return text + missed_text(change.now, threshold)
+
+
+def _unit_said(unit: Mapping[str, Any]) -> str:
+    return f"\u201c{cell(unit['text'], 160)}\u201d *{cell(unit['verdict'], 40)}*"
+
+
+def change_lines(row: Row, indent: str = "  ") -> list[str]:
+    """The sentences the pull request changed in the row's response: the baseline's, then
+    what replaced it, each with its verdict."""
+    lines = []
+    for change in (row.get("baseline") or {}).get("changes", []):
+        before = "; ".join(_unit_said(u) for u in change["before"])
+        after = "; ".join(_unit_said(u) for u in change["after"])
+        if before and after:
+            lines.append(f"{indent}- was {before} {ARROW} now {after}")
+        elif after:
+            lines.append(f"{indent}- added {after}")
+        else:
+            lines.append(f"{indent}- removed {before}")
+    return lines
+
+
+def carrier_lines(row: Row, scores: Sequence[str], indent: str = "  ") -> list[str]:
+    """For each failing score, the unit that carries it when the changed sentences do not
+    show it already: a row failing contradiction with every sentence "supported" still
+    says which sentence holds its P(contradicted)."""
+    shown = {u["text"] for c in (row.get("baseline") or {}).get("changes", []) for u in c["after"]}
+    lines = []
+    for score, unit in carriers(row, scores):
+        if unit["text"] not in shown:
+            said = probabilities(unit)
+            said = f", {said}" if said else ""
+            lines.append(f"{indent}- {ident(score)} carried by {_unit_said(unit)}{said}")
+    return lines
+
+
+def _broke_entry(
+    change: RowChange, thresholds: Mapping[str, Any], page_url: str | None
+) -> list[str]:
+    row = change.row
+    said = ", ".join(_score_change(s, thresholds.get(s.score)) for s in change.scores)
+    new = " (not in the baseline)" if change.new_row else ""
+    scores = [s.score for s in change.scores]
+    return [
+        f"- {row_name(row, page_url)}{new}: {said}",
+        *change_lines(row),
+        *carrier_lines(row, scores),
+    ]
+
+
+def _thresholds(report: Report) -> dict[str, dict[str, Any]]:
+    return {d["name"]: row_thresholds(report, d["name"]) for d in report["datasets"]}
+
+
+def what_broke(report: Report, page_url: str | None = None) -> list[str]:
+    """The rows that newly fail, grouped by row and worst first (the first OPEN_ROWS shown,
+    the rest collapsed), then the rows fixed."""
+    if not is_compared(report):
+        return []
+    changes, mended = broke(report), fixed(report)
+    if not changes and not mended:
+        return ["No row changed verdict since the baseline."]
+    thresholds = _thresholds(report)
+    said = f"{len(changes)} row(s) newly fail" if changes else "no row newly fails"
+    out = [f"### What this pull request broke: {said}", ""]
+    entries = [_broke_entry(c, thresholds[c.row["dataset"]], page_url) for c in changes]
+    for entry in entries[:OPEN_ROWS]:
+        out += entry
+    if len(entries) > OPEN_ROWS:
+        rest = len(entries) - OPEN_ROWS
+        out += ["", f"<details><summary>{rest} more row(s) that newly fail</summary>", ""]
+        for entry in entries[OPEN_ROWS:]:
+            out += entry
+        out += ["", "</details>"]
+    if mended:
+        out += ["", _fixed(mended, thresholds, page_url)]
+    return out
+
+
+def _fixed(
+    changes: Sequence[RowChange], thresholds: Mapping[str, Any], page_url: str | None
+) -> str:
+    listed = []
+    for change in changes[:FIXED_SHOWN]:
+        limits = thresholds[change.row["dataset"]]
+        said = ", ".join(_score_change(s, limits.get(s.score)) for s in change.scores)
+        listed.append(f"{row_name(change.row, page_url)} ({said})")
+    more = f" and {len(changes) - FIXED_SHOWN} more" if len(changes) > FIXED_SHOWN else ""
+    return (
+        f"Fixed: {len(changes)} row(s) pass what they failed in the baseline: "
+        f"{', '.join(listed)}{more}."
+    )
+
+
+def _evidence(unit: Mapping[str, Any]) -> str:
+    quote = unit.get("evidence")
+    if not quote:
+        return ""
+    if is_nothing_found(quote):
+        return NOTHING_SAID
+    return cell(quote)
+
+
+def _unit_lines(shown: ShownRow) -> list[str]:
+    lines = []
+    for name, metric in shown.row["metrics"].items():
+        if metric["status"] == "error":
+            lines.append(f"| {ident(name)} | error | {cell(metric['error'] or '')} | | |")
+            continue
+        for index in shown.units.get(name, ()):
+            unit = metric["units"][index]
+            verdict = cell(unit["verdict"], 40)
+            if unit["detail"].get(ADDRESSED_TO_JUDGE):
+                verdict = f"{verdict}: addressed to the judge, cut"
+            lines.append(
+                f"| {ident(name)} | {verdict} | {cell(unit['text'])} | "
+                f"{probabilities(unit)} | {_evidence(unit)} |"
+            )
+    return lines
+
+
+STANDING = {"new": "new since the baseline", "before": "already failing in the baseline"}
+
+
+def _scores_text(row: Row, thresholds: Mapping[str, Any]) -> str:
+    parts = []
+    before = (row.get("baseline") or {}).get("scores", {})
+    for name, metric in row["metrics"].items():
+        if metric["status"] != "ok":
+            parts.append(f"{ident(name)} {metric['status'].replace('_', ' ')}")
+        for score, value in metric["scores"].items():
+            limit = thresholds.get(score)
+            parts.append(f"{ident(score)} {changed(value, before.get(score), limit)}")
+    return ", ".join(parts)
+
+
+def worst_rows(report: Report, limit: int, page_url: str | None = None) -> list[str]:
+    ranked = shown_rows(report, limit)
+    if not ranked:
+        return []
+    compared = is_compared(report)
+    marks = [standing(s.row, compared) for s in ranked]
+    counts = ", ".join(
+        f"{sum(m == k for m in marks)} {STANDING[k]}" for k in STANDING if k in marks
+    )
+    summary = f"Worst rows ({len(ranked)}{': ' + counts if counts else ''})"
+    out = [f"<details><summary>{summary}</summary>", ""]
+    thresholds = _thresholds(report)
+    broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
+    for shown, mark in zip(ranked, marks, strict=True):
+        row = shown.row
+        failing = ", ".join(ident(s) for s in row["failing"])
+        failing = f" \u2014 fails {failing}" if failing else ""
+        failing += f" ({STANDING[mark]})" if mark else ""
+        scores = _scores_text(row, thresholds[row["dataset"]])
+        out.append(f"{row_name(row, page_url)}{failing}: {scores}")
+        units = _unit_lines(shown)
+        if units:
+            head = "| metric | verdict | text | the judge's probabilities | evidence |"
+            out += ["", head, "|---|---|---|---|---|", *units]
+        if shown.key not in broken and change_lines(row):
+            out += ["", "Changed since the baseline:", *change_lines(row, "")]
+        out.append("")
+    out.append("</details>")
+    return out
+
+
+def rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
+    """Every row's scores (the failing ones first when there are too many to show), then the
+    rows not run."""
+    rows = list(report["rows"])
+    not_run = list(report.get("not_run") or [])
+    if not rows and not not_run:
+        return []
+    if len(rows) > limit:
+        rows = sorted(rows, key=lambda r: not r["failing"])[:limit]
+    scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
+    thresholds = _thresholds(report)
+    body = [
+        [
+            cell(r["dataset"], 40),
+            cell(r["id"], 80),
+            *row_values(r, scores, thresholds[r["dataset"]]),
+        ]
+        for r in rows
+    ]
+    body += [
+        [cell(r["dataset"], 40), cell(r["id"], 80), *(["not run"] * len(scores))]
+        for r in not_run[: max(limit - len(rows), 0)]
+    ]
+    table = tabulate(
+        body, headers=["dataset", "row", *scores], tablefmt="github", disable_numparse=True
+    )
+    total = len(report["rows"]) + len(not_run)
+    shown = f"{len(body)} of {total}" if len(body) < total else str(len(body))
+    return [f"<details><summary>Rows ({shown})</summary>", "", table, "", "</details>"]
+
+
+__all__: Sequence[str] = ["rows_table", "what_broke", "worst_rows"]

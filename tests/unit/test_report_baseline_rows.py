@@ -1,0 +1,225 @@
+"""Each row against itself in the baseline: what it newly fails, worst first, and the
+sentences the pull request changed, old and new with their verdicts, in the comment, on the
+page and in the terminal, compared as full strings."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from ground_gate.config.model import Threshold
+from ground_gate.dataset_scores import summarise
+from ground_gate.gate import evaluate
+from ground_gate.report.baseline_rows import compare_rows, sentence_changes
+from ground_gate.report.changes import broke, fixed, standing
+from ground_gate.report.html_rows import rows_section
+from ground_gate.report.json_report import build_report, row_text
+from ground_gate.report.markdown import render_markdown
+from ground_gate.report.readback import baseline_scores
+from ground_gate.report.terminal import render_terminal
+from ground_gate.results import MetricResult, RowResult, UnitResult
+from ground_gate.usage import Usage
+from tests.records import run_record
+
+THRESHOLDS = {"support": {"groundedness": Threshold(min=0.7), "contradiction": Threshold(max=0.2)}}
+SOURCE = "Refunds take 5 days. Shipping is free within the EU. Returns are accepted for 30 days."
+P = {
+    "s": (0.95, 0.02, 0.03),  # supported
+    "c": (0.05, 0.9, 0.05),  # contradicted
+    "n": (0.06, 0.03, 0.91),  # not in source
+    "w": (0.55, 0.42, 0.03),  # supported, yet most of a row's contradiction
+}
+VERDICT = {"s": "supported", "c": "contradicted", "n": "not in source", "w": "supported"}
+
+
+def _row(row_id: str, sentences: list[tuple[str, str]]) -> tuple[RowResult, Any]:
+    units = tuple(
+        UnitResult(
+            text,
+            P[kind][0],
+            VERDICT[kind],
+            detail={
+                "p_supported": P[kind][0],
+                "p_contradicted": P[kind][1],
+                "p_absent": P[kind][2],
+            },
+        )
+        for text, kind in sentences
+    )
+
+    def mean(i: int) -> float:
+        return round(sum(P[kind][i] for _, kind in sentences) / len(sentences), 4)
+
+    scores = {"groundedness": mean(0), "contradiction": mean(1), "hallucination": mean(2)}
+    metric = MetricResult("groundedness", "ok", scores, units, usage=Usage(calls=len(units)))
+    response = " ".join(text for text, _ in sentences)
+    return RowResult("support", row_id, (metric,), 1.0), row_text(SOURCE, None, response)
+
+
+def _report(rows: list[tuple[RowResult, Any]], baseline: dict | None = None) -> dict[str, Any]:
+    results = [r for r, _ in rows]
+    gate = evaluate(
+        summarise(results, ["support"], {"groundedness": ("groundedness", "contradiction")}),
+        THRESHOLDS,
+        "fail",
+        rows=results,
+        baseline=None if baseline is None else baseline_scores(baseline),
+    )
+    record = run_record(
+        results,
+        datasets=[("support", len(results))],
+        thresholds=THRESHOLDS,
+        judge={"provider": "openai", "model": "m", "prompt_version": "1"},
+        created_at=datetime(2026, 11, 24, tzinfo=UTC),
+        texts={("support", r.sample_id): t for r, t in rows},
+    )
+    return dict(build_report(record, gate))
+
+
+REFUNDS, SHIPPING = "Refunds take 5 days.", "Shipping is free within the EU."
+PAID = "Shipping costs 9 euros everywhere."
+GIFT = "Every order includes a gift."
+
+
+def pair() -> tuple[dict[str, Any], dict[str, Any]]:
+    """(baseline, now): r1's shipping sentence contradicted now; r2 unchanged; r3 failing in
+    both; r4 failing on contradiction alone; r5 fixed."""
+    before = [
+        _row("r1", [(REFUNDS, "s"), (SHIPPING, "s")]),
+        _row("r2", [(REFUNDS, "s")]),
+        _row("r3", [(GIFT, "n")]),
+        _row("r4", [(REFUNDS, "s"), (SHIPPING, "s")]),
+        _row("r5", [(GIFT, "n")]),
+    ]
+    now = [
+        _row("r1", [(REFUNDS, "s"), (PAID, "c"), (GIFT, "n")]),
+        _row("r2", [(REFUNDS, "s")]),
+        _row("r3", [(GIFT, "n")]),
+        _row("r4", [(REFUNDS, "s"), (SHIPPING, "w")]),
+        _row("r5", [(REFUNDS, "s")]),
+    ]
+    baseline = _report(before)
+    return baseline, compare_rows(_report(now, baseline), baseline)
+
+
+def test_sentence_changes__replaced_and_added_units_beside_what_they_replaced():
+    baseline, now = pair()
+    assert sentence_changes(now["rows"][0], baseline["rows"][0]) == [
+        {
+            "metric": "groundedness",
+            "before": [{"text": SHIPPING, "verdict": "supported", "score": 0.95}],
+            "after": [
+                {"text": PAID, "verdict": "contradicted", "score": 0.05},
+                {"text": GIFT, "verdict": "not in source", "score": 0.06},
+            ],
+        }
+    ]
+    assert sentence_changes(now["rows"][1], baseline["rows"][1]) == []  # the same response
+    assert now["rows"][0]["baseline"]["failing"] == []
+    assert now["rows"][2]["baseline"]["failing"] == ["groundedness"]
+    assert now["baseline"] == {
+        "created_at": "2026-11-24T00:00:00+00:00",
+        "status": "failed",
+        "rows": 5,
+    }
+
+
+def test_changes__newly_failing_worst_first_fixed_and_the_standing_of_each_row():
+    _, now = pair()
+    assert [(c.row["id"], [s.score for s in c.scores]) for c in broke(now)] == [
+        ("r1", ["contradiction", "groundedness"]),  # 0.95 -> 0.35: 0.60 worse
+        ("r4", ["contradiction"]),  # 0.02 -> 0.22: contradiction alone, every unit supported
+    ]
+    assert [c.row["id"] for c in fixed(now)] == ["r5"]
+    assert [standing(r, True) for r in now["rows"]] == ["new", None, "before", "new", None]
+
+
+EXPECTED_BROKE = """### What this pull request broke: 2 row(s) newly fail
+
+- **support / r1**: contradiction 0.02 → 0.32 > 0.20, groundedness 0.95 → 0.35 < 0.70
+  - was “Shipping is free within the EU.” *supported* → now “Shipping costs 9 euros everywhere.” *contradicted*; “Every order includes a gift.” *not in source*
+- **support / r4**: contradiction 0.02 → 0.22 > 0.20
+  - contradiction carried by “Shipping is free within the EU.” *supported*, P(supported) 0.55, P(contradicted) 0.42, P(not in source) 0.03
+
+Fixed: 1 row(s) pass what they failed in the baseline: **support / r5** (groundedness 0.06 → 0.95).
+"""
+
+
+def test_render_markdown__what_the_pull_request_broke_with_the_changed_sentences():
+    _, now = pair()
+    markdown = render_markdown(now)
+    section = markdown.split("### What this")[1].split("<details><summary>Worst rows")[0]
+    assert "### What this" + section == EXPECTED_BROKE + "\n"
+
+
+EXPECTED_PAGE_CHANGES = (
+    "<h4>Changed since the baseline</h4>"
+    '<div class="scroll"><table class="diff"><thead><tr><th>the baseline said</th>'
+    "<th>this run says</th></tr></thead><tbody>"
+    '<tr><td class="was">\u201cShipping is free within the EU.\u201d '
+    '<span class="v-good">supported</span></td>'
+    '<td>\u201cShipping costs 9 euros everywhere.\u201d <span class="v-contra">contradicted</span>'
+    '<br>\u201cEvery order includes a gift.\u201d <span class="v-bad">not in source</span></td></tr>'
+    "</tbody></table></div>"
+)
+
+
+def test_page__the_changed_sentences_old_and_new_with_their_verdicts():
+    _, now = pair()
+    page = "".join(rows_section(now))
+    assert EXPECTED_PAGE_CHANGES in page
+    assert page.count("<h4>Changed since the baseline</h4>") == 2  # r1 and r5
+
+
+def test_terminal__what_broke_and_the_verdict_last():
+    _, now = pair()
+    assert render_terminal(now, width=80, exit_code=1, written=[("page", "out/report.html")]) == (
+        "ground-gate: 5 row(s) in 1 dataset(s), judged by m, against the baseline of 202\u2026\n"
+        "\n"
+        "Failing checks:\n"
+        "  x support groundedness: level: 0.61 < min 0.70\n"
+        "\n"
+        "What this change broke: 2 row(s) newly fail\n"
+        "  support/r1: contradiction 0.02 \u2192 0.32 > 0.20, groundedness 0.95 \u2192 0.35 < 0.70\n"
+        "  support/r4: contradiction 0.02 \u2192 0.22 > 0.20\n"
+        "Fixed: 1 row(s) pass what they failed in the baseline\n"
+        "\n"
+        "Worst rows:\n"
+        "  x support/r3 (failing before too): fails groundedness\n"
+        "      groundedness: not in source: \u201cEvery order includes a gift.\u201d\n"
+        "  x support/r1 (new): fails contradiction, groundedness\n"
+        "      contradiction, groundedness: contradicted: \u201cShipping costs 9 euros everyw\u2026\n"
+        "  x support/r4 (new): fails contradiction\n"
+        "      contradiction: supported: \u201cShipping is free within the EU.\u201d\n"
+        "\n"
+        "Reports: page out/report.html\n"
+        "\n"
+        "FAILED: 1 of 2 check(s) failed (exit 1)\n"
+    )
+
+
+def test_terminal__data_cannot_send_escape_sequences_and_lines_fit():
+    _, now = pair()
+    now["rows"][0]["id"] = "r1\x1b[2J\x1b]0;pwned\x07"
+    text = render_terminal(now, width=40, exit_code=1)
+    assert "\x1b" not in text and "\x07" not in text
+    assert "  support/r1\ufffd[2J\ufffd]0;pwned\ufffd: " in text
+    assert all(len(line) <= 40 for line in text.splitlines())
+
+
+def test_render_markdown__the_reviewers_pull_request_reads_true():
+    """tests/reviewer_scenario.py: news hallucination 0.1008 against max 0.10, groundedness
+    failing its drop and not its level, a support row at 0.084 against 0.08."""
+    from tests.reviewer_scenario import AT_0084, scenario
+
+    baseline, report = scenario()
+    markdown = render_markdown(report, baseline=baseline)
+    table = markdown.split("\n\n")[2].split("\n")
+    assert table[2:] == [
+        "| news      | 160    | \u274c 0.9082 \u2192 0.8535: drop 0.055 > 0.02 (\u2265 0.75) "
+        "| \u274c 0.062 \u2192 0.101 > 0.10 | \u2705 0.03 \u2192 0.05 (\u2264 0.20) |",
+        "| support   | 40     | \u2705 0.90 \u2192 0.89 (\u2265 0.80)                        "
+        "| \u274c 0.070 \u2192 0.083 > 0.08 | \u2705 0.03 \u2192 0.03 (\u2264 0.20) |",
+    ]
+    assert "- \u274c **news** hallucination \u2014 level: 0.101 &gt; max 0.10\n" in markdown
+    assert f"- **support / {AT_0084}**: hallucination 0.040 \u2192 0.084 > 0.08\n" in markdown
