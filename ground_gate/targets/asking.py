@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 import httpx
 
+from ground_gate.config.model import TargetConfig
 from ground_gate.datasets import Sample
 from ground_gate.errors import TargetError
 from ground_gate.judge.base import Judge
@@ -29,6 +31,21 @@ Ask = Callable[[Sample], Awaitable[Answer]]
 Progress = Callable[[int, int], None]
 
 
+@dataclass
+class _Asking:
+    """One target being asked: what it is asked, what it answered, and with what."""
+
+    prepared: Prepared
+    answered: Answered
+    env: Mapping[str, str]
+    limit: SpendingLimit | None
+    progress: Progress
+
+    @property
+    def target(self) -> TargetConfig:
+        return self.prepared.target
+
+
 def answer_target(
     prepared: Prepared, env: Mapping[str, str], *, no_cache: bool, echo: Callable[[str], None]
 ) -> Answered:
@@ -40,14 +57,14 @@ def answer_target(
     if target.budget is not None:
         limit = SpendingLimit(target.budget, target.prices, spender="target")
     progress = RowProgress(verb="answered")
+    asking = _Asking(prepared, answered, env, limit, progress)
     started = time.perf_counter()
     try:
         if target.prompt is not None:
-            _answer_prompt(prepared, answered, env, no_cache, echo, limit, progress)
+            _answer_prompt(asking, no_cache, echo)
         else:
             store = None if no_cache or target.cache_dir is None else JudgeCache(target.cache_dir)
-            cache = AnswerCache(store, target)
-            asyncio.run(_answer_app(prepared, answered, env, cache, limit, progress))
+            asyncio.run(_answer_app(asking, AnswerCache(store, target)))
     except KeyboardInterrupt:
         answered.stopped = "interrupted (Ctrl-C or SIGTERM) while the target answered"
         answered.interrupted = True
@@ -60,31 +77,23 @@ def answer_target(
     return answered
 
 
-def _answer_prompt(
-    prepared: Prepared,
-    answered: Answered,
-    env: Mapping[str, str],
-    no_cache: bool,
-    echo: Callable[[str], None],
-    limit: SpendingLimit | None,
-    progress: Progress,
-) -> None:
-    target = prepared.target
-    assert target.prompt is not None
+def _answer_prompt(asking: _Asking, no_cache: bool, echo: Callable[[str], None]) -> None:
+    prompt = asking.target.prompt
+    assert prompt is not None
     with open_judge(
-        target.prompt.model,
-        env,
+        prompt.model,
+        asking.env,
         prompt_version=PROMPT_VERSION,
         no_cache=no_cache,
         echo=echo,
-        limit=limit,
-        speaker=speaker(prepared.keys),
+        limit=asking.limit,
+        speaker=speaker(asking.prepared.keys),
     ) as (model, info):
-        answered.definition["endpoint"] = info.get("endpoint")
+        asking.answered.definition["endpoint"] = info.get("endpoint")
 
         async def each() -> None:
             try:
-                await _each(prepared, answered, _prompt_asker(prepared, model), progress)
+                await _each(asking, _prompt_asker(asking.prepared, model))
             finally:
                 close = getattr(model, "aclose", None)
                 if close is not None:
@@ -96,7 +105,7 @@ def _answer_prompt(
             usage_by_purpose = getattr(model, "usage_by_purpose", None)
             spent = usage_by_purpose().get(PURPOSE) if usage_by_purpose else None
             if spent is not None:
-                answered.usage = spent
+                asking.answered.usage = spent
 
 
 def _prompt_asker(prepared: Prepared, model: Judge) -> Ask:
@@ -109,47 +118,36 @@ def _prompt_asker(prepared: Prepared, model: Judge) -> Ask:
     return ask
 
 
-async def _answer_app(
-    prepared: Prepared,
-    answered: Answered,
-    env: Mapping[str, str],
-    cache: AnswerCache,
-    limit: SpendingLimit | None,
-    progress: Progress,
-) -> None:
-    target = prepared.target
+async def _answer_app(asking: _Asking, cache: AnswerCache) -> None:
+    target = asking.target
     if target.command is not None:
-        await _answer_command(prepared, answered, env, cache, limit, progress)
+        await _answer_command(asking, cache)
         return
     assert target.http is not None
     async with httpx.AsyncClient(timeout=target.timeout_s) as client:
         asker = HttpAsker(
             target.http,
             client,
-            env,
+            asking.env,
             timeout_s=target.timeout_s,
             max_retries=target.max_retries,
-            usage=answered.usage,
-            limit=limit,
+            usage=asking.answered.usage,
+            limit=asking.limit,
         )
+        requests = asking.prepared.requests
 
         async def ask(sample: Sample) -> Answer:
             try:
-                return await asker.ask(sample, prepared.requests[sample.id])
+                return await asker.ask(sample, requests[sample.id])
             except BudgetExceededError as exc:
                 raise TargetError(str(exc)) from None
 
-        await _each(prepared, answered, ask, progress, cache)
+        await _each(asking, ask, cache)
 
 
-async def _each(
-    prepared: Prepared,
-    answered: Answered,
-    ask: Ask,
-    progress: Progress,
-    cache: AnswerCache | None = None,
-) -> None:
+async def _each(asking: _Asking, ask: Ask, cache: AnswerCache | None = None) -> None:
     """Ask for every row, max_concurrency at a time; the first TargetError stops the rest."""
+    prepared, answered = asking.prepared, asking.answered
     gate = asyncio.Semaphore(prepared.target.max_concurrency)
     total = len(prepared.samples)
 
@@ -170,21 +168,15 @@ async def _each(
                 if cache is not None:
                     cache.put(request, answer)
             answered.answers[sample.id] = answer
-            progress(len(answered.answers), total)
+            asking.progress(len(answered.answers), total)
 
     await asyncio.gather(*(one(sample) for sample in prepared.samples))
 
 
-async def _answer_command(
-    prepared: Prepared,
-    answered: Answered,
-    env: Mapping[str, str],
-    cache: AnswerCache,
-    limit: SpendingLimit | None,
-    progress: Progress,
-) -> None:
-    target = prepared.target
-    assert target.command is not None
+async def _answer_command(asking: _Asking, cache: AnswerCache) -> None:
+    prepared, answered = asking.prepared, asking.answered
+    command = prepared.target.command
+    assert command is not None
     misses: list[Sample] = []
     for sample in prepared.samples:
         found = cache.get(sample.id, prepared.requests[sample.id])
@@ -195,12 +187,12 @@ async def _answer_command(
             answered.usage.cache_hits += 1
     if misses:
         answers, stopped = await ask_command(
-            target.command,
+            command,
             misses,
-            timeout_s=target.timeout_s,
+            timeout_s=prepared.target.timeout_s,
             usage=answered.usage,
-            env=env,
-            limit=limit,
+            env=asking.env,
+            limit=asking.limit,
         )
         for sample in misses:
             answer = answers.get(sample.id)
@@ -208,7 +200,7 @@ async def _answer_command(
                 answered.answers[sample.id] = answer
                 cache.put(prepared.requests[sample.id], answer)
         answered.stopped = stopped
-    progress(len(answered.answers), len(prepared.samples))
+    asking.progress(len(answered.answers), len(prepared.samples))
 
 
 def _no_source(prepared: Prepared, answered: Answered) -> None:
