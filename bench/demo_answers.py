@@ -16,13 +16,15 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.timed_run import timed_run  # noqa: E402
+
 CONFIG = ROOT / "configs" / "demo-answers.yml"
 ANSWERS = ROOT / "examples" / "answers"
 
@@ -37,18 +39,14 @@ def config_for(prompt: str, work: Path) -> Path:
 
 def measured(config: Path) -> dict[str, Any]:
     out = config.parent / "out"
-    started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "ground_gate", "run", "-c", str(config), "--quiet",
-         "--output-json", str(out / "report.json"), "--output-md", str(out / "report.md")],
-        cwd=config.parent, capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    seconds = time.monotonic() - started
-    report = json.loads((out / "report.json").read_text(encoding="utf-8"))
+    markdown = ["--output-md", str(out / "report.md")]
+    code, seconds, report = timed_run(
+        config, out / "report.json", cwd=config.parent, extra=markdown
+    )
     units = [u for r in report["rows"] for u in r["metrics"]["groundedness"]["units"]]
     (target,) = report["targets"]
     return {
-        "exit": done.returncode,
+        "exit": code,
         "seconds": round(seconds, 1),
         "target_calls": target["usage"]["calls"],
         "target_seconds": target["seconds"],

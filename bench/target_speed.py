@@ -17,15 +17,14 @@ import json
 import math
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bench.timed_run import timed_run
 from tests.integration import fake_openai
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -92,19 +91,11 @@ thresholds:
     return config
 
 
-def timed_run(config: Path) -> dict[str, Any]:
-    report = config.parent / "report.json"
-    started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "ground_gate", "run", "-c", str(config), "--quiet",
-         "--output-json", str(report)],
-        cwd=ROOT, env={"BENCH_KEY": "sk-bench", "PATH": "/usr/bin:/bin"},
-        capture_output=True, text=True, check=False,
-    )  # fmt: skip
-    seconds = time.monotonic() - started
-    data = json.loads(report.read_text(encoding="utf-8"))
+def measured(config: Path) -> dict[str, Any]:
+    env = {"BENCH_KEY": "sk-bench", "PATH": "/usr/bin:/bin"}
+    code, seconds, data = timed_run(config, config.parent / "report.json", cwd=ROOT, env=env)
     return {
-        "exit": done.returncode,
+        "exit": code,
         "seconds": round(seconds, 2),
         "target_calls": data["targets"][0]["usage"]["calls"],
         "judge_calls": data["usage"]["total"]["calls"],
@@ -124,8 +115,8 @@ def main() -> None:
         for _ in range(args.repeat):
             with tempfile.TemporaryDirectory() as work:
                 config = write_project(Path(work), server.url, args.rows)
-                runs["cold"].append(timed_run(config))
-                runs["warm"].append(timed_run(config))
+                runs["cold"].append(measured(config))
+                runs["warm"].append(measured(config))
         peak = server.max_in_flight
     summary = {
         kind: {
