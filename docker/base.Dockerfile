@@ -47,5 +47,5 @@ RUN --mount=type=bind,from=wheels,source=/wheels,target=/wheels \
     pip install --no-cache-dir --no-index /wheels/*.whl
 # Fail the build, not a user's run, when a module cannot load: llama.cpp's shared library and
 # its server included.
-RUN python -c "import llama_cpp, llama_cpp.server.app, openai, yaml, click, nltk, tabulate, jsonschema, punkt.data.english" \
+RUN python -c "import llama_cpp, llama_cpp.server.app, openai, yaml, click, nltk, tabulate, jsonschema, punkt.data.english, jinja2, jmespath, httpx" \
     && python -m pip check

@@ -93,6 +93,13 @@ def _configure_logging(verbose: int) -> None:
     help="Score only shard K of N (rows placed by a hash of dataset and row key); "
     "join the N JSON reports with `ground-gate merge`. A complete shard exits 0.",
 )
+@click.option(
+    "--output-responses",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=file_only,
+    help="Write what the datasets' targets answered here, one JSON object per row "
+    "(default: responses.jsonl beside --output-json).",
+)
 @click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
 @user_errors
 def run(
@@ -106,6 +113,7 @@ def run(
     no_cache: bool,
     baseline: Path | None,
     shard: Shard | None,
+    output_responses: Path | None,
     quiet: bool,
 ) -> None:
     """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error).
@@ -122,6 +130,7 @@ def run(
         files=ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html),
         baseline=baseline,
         shard=shard,
+        responses=output_responses,
     )
     one_stdout(output_json, output_md)
     outcome = execute(options, os.environ, echo_err)
@@ -203,14 +212,22 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
 @config_option
 @user_errors
 def validate(config_path: Path) -> None:
-    """Check the config and every dataset row, without calling the judge."""
+    """Check the config, every dataset row and every target's placeholders, without calling
+    the judge or a target."""
     from ground_gate.config.loader import load_config
     from ground_gate.datasets import iter_samples
+    from ground_gate.targets import prepare_target
 
     config = load_config(config_path, os.environ)
-    for dataset in config.datasets:
-        count = sum(1 for _ in iter_samples(dataset))
-        click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
+    for index, dataset in enumerate(config.datasets):
+        if dataset.target is None:
+            count = sum(1 for _ in iter_samples(dataset))
+            click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
+            continue
+        samples = list(iter_samples(dataset))
+        prepare_target(dataset, index, samples, str(config_path), os.environ)
+        kind = dataset.target.kind
+        click.echo(f"{dataset.name}: {len(samples)} row(s) OK ({dataset.path}); {kind} target OK")
     click.echo(f"{config_path}: valid; metrics: {', '.join(config.metrics.enabled())}")
 
 

@@ -65,9 +65,13 @@ def junit_path(ctx: click.Context, param: click.Parameter, value: Path | None) -
     return value
 
 
+_WRITTEN = {"output_responses": "the targets' responses"}  # else: the HTML page
+
+
 def file_only(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
     if value == STDOUT:
-        raise click.BadParameter("write the HTML page to a file; '-' is for --output-json/-md")
+        what = _WRITTEN.get(param.name or "", "the HTML page")
+        raise click.BadParameter(f"write {what} to a file; '-' is for --output-json/-md")
     return value
 
 

@@ -108,3 +108,8 @@ def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapp
 def describe_json_value(value: Any) -> str:
     """`describe_value` in a dataset's terms: a dict is "an object", text is not quoted."""
     return describe_value(value, show_text=False, mapping="an object")
+
+
+class TargetError(GroundGateError):
+    """The system under test could not answer: its rows that were answered are kept, the rest
+    are not run (a command that died, a line that is not JSON, an app that is down)."""

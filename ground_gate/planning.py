@@ -46,6 +46,7 @@ from ground_gate.report.selection import DEFAULT_WORST_ROWS, UNITS_PER_METRIC
 from ground_gate.results import ADDRESSED_TO_JUDGE
 from ground_gate.runner import RunResult, score_row
 from ground_gate.sentences import split_sentences
+from ground_gate.targets.planning import TargetPlan
 
 MARK = "\u2063"  # INVISIBLE SEPARATOR: starts every text the plan makes up for an answer
 ASSUMPTIONS = (
@@ -55,6 +56,7 @@ ASSUMPTIONS = (
     f"evidence: shown: one quote for each of the report's {DEFAULT_WORST_ROWS} worst rows "
     f"(at most {UNITS_PER_METRIC} each)",
     "no retry, no repair of unusable JSON",
+    "a target's answer not in a cache: one sentence (the judge's calls for it are estimated)",
 )
 
 
@@ -149,6 +151,7 @@ class Plan:
     prices: Prices | None
     metrics: tuple[str, ...] = ()  # the metrics' names, in the order they run
     budget: Budget | None = None
+    targets: list[TargetPlan] = field(default_factory=list)  # datasets' targets, asked first
 
     def by_metric(self) -> dict[str, Tally]:
         metrics: dict[str, Tally] = {name: Tally() for name in self.metrics}
@@ -261,6 +264,7 @@ def plan_json(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> dict[st
         **_entry(plan, total),
         "metrics": metrics,
         "over_budget": plan.over_budget(),
+        "targets": [target.as_json() for target in plan.targets],
         "estimated": list(ASSUMPTIONS),
     }
 
@@ -314,4 +318,5 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
     over = plan.over_budget()
     if over:
         notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")
-    return "\n".join([*head, table, *notes]) + "\n"
+    targets = ["", *(target.text() for target in plan.targets)] if plan.targets else []
+    return "\n".join([*head, table, *notes, *targets]) + "\n"

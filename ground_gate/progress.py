@@ -67,9 +67,12 @@ class RowProgress:
         tty: bool | None = None,
         line_every_s: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
+        verb: str = "scored",
     ) -> None:
+        """verb: what is done to a row ("answered" while a target answers them)."""
         self.terminal = Terminal(stream, tty=tty)
         self.line_every_s = line_every_s
+        self.verb = verb
         self._clock = clock
         self._started = clock()
         self._last_line_at = self._started
@@ -85,7 +88,7 @@ class RowProgress:
         elif done == total or now - self._last_line_at >= self.line_every_s:
             self._last_line_at = now
             self.terminal.line(
-                f"ground-gate: {done}/{total} rows scored, {elapsed:.0f} s, ETA {eta}"
+                f"ground-gate: {done}/{total} rows {self.verb}, {elapsed:.0f} s, ETA {eta}"
             )
 
     def close(self) -> None:

@@ -102,6 +102,9 @@ class RunRecord:
     budget: BudgetRecord | None = None
     texts: Mapping[RowKey, RowTexts] = field(default_factory=dict)
     created_at: datetime | None = None  # None: now, when the report is built
+    # the datasets' targets (the report's `targets` entries): what defined each, what it
+    # spent and the rows it failed, apart from the judge's; empty when none has a target
+    targets: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def dataset_names(self) -> list[str]:

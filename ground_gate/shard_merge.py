@@ -21,6 +21,7 @@ from typing import Any
 from ground_gate.errors import MergeError
 from ground_gate.record import RowKey, RunRecord, ShardPlace
 from ground_gate.results import RowResult
+from ground_gate.target_record import merged_targets
 from ground_gate.usage import Usage
 
 MISSING_LISTED = 10  # missing shards named in the message; the rest are counted
@@ -75,6 +76,7 @@ def merge_records(
         budget=None,
         texts={key: text for s in shards for key, text in s.record.texts.items()},
         created_at=None,
+        targets=merged_targets([(s.name, s.record.targets) for s in shards]),
     )
 
 

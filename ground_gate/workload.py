@@ -32,7 +32,10 @@ def select_work(config: Config, names: Sequence[str], limit: int | None) -> Work
         samples = load_samples(dataset)
         if limit is not None:
             samples = samples[:limit]
-        work.append((dataset.name, as_judged(config.judge, samples)))
+        # a target's rows are screened once it has answered them (answering.py)
+        work.append(
+            (dataset.name, tuple(samples) if dataset.target else as_judged(config.judge, samples))
+        )
     return tuple(work)
 
 

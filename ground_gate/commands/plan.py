@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ground_gate.answering import plan_work
 from ground_gate.config.loader import load_config
 from ground_gate.judge.cache import CompletionCache
 from ground_gate.judge.factory import context_tokens, describe, judge_cache
@@ -30,6 +31,7 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
     """The plan, and what the report would say of the judge."""
     config = load_config(options.config_path, env)
     work = select_work(config, options.datasets, options.limit)
+    work, targets = plan_work(config, work, env, no_cache=options.no_cache)
     summary = config.metrics.summary_accuracy
     judge = PlanningJudge(
         model=config.judge.model,
@@ -40,6 +42,7 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
         n_questions=summary.n_questions if summary else 0,
     )
     found = make_plan(config, work, build_metrics(config.metrics), judge)
+    found.targets = targets
     return found, describe(config.judge, PROMPT_VERSION)
 
 

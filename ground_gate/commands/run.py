@@ -1,10 +1,10 @@
 """`ground-gate run`: one straight path from the config to the report files.
 
 load the job (config, rows, metrics, baseline; narrowed to a shard with `--shard`)
+  -> the datasets' targets answer their rows (answering.py), a Job to a Job
   -> score every row with the judge, then quote evidence for the rows the report shows
-  -> the run's record -> verdicts and report files (report_files.finish).
-A step that changes the rows before scoring (e.g. the system under test answering them) goes
-between loading the job and scoring it, as a function from a Job to a Job.
+  -> the run's record -> verdicts and report files (report_files.finish), and what the
+     targets answered (responses.jsonl).
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from ground_gate.answering import Answering, answer_work
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config
 from ground_gate.datasets.identity import file_digest
 from ground_gate.datasets.shards import Shard
 from ground_gate.evidence import EvidenceResult, add_evidence
+from ground_gate.exit_codes import EXIT_ERROR
 from ground_gate.judge.base import Judge
 from ground_gate.judge.budget import SpendingLimit, spending_limit
 from ground_gate.judge.factory import open_judge
@@ -38,8 +40,9 @@ from ground_gate.record import (
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.selection import shown_rows
 from ground_gate.report.types import Report
-from ground_gate.report_files import Echo, Outcome, ReportFiles, finish, read_report
+from ground_gate.report_files import Echo, Outcome, ReportFiles, finish, read_report, write_files
 from ground_gate.runner import RunResult, rows_at_once, score_all
+from ground_gate.targets import RESPONSES_FILE
 from ground_gate.workload import Work, select_work
 
 
@@ -53,6 +56,13 @@ class RunOptions:
     baseline: Path | None = None
     judge_overrides: Mapping[str, Any] = field(default_factory=dict)
     shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
+    responses: Path | None = None  # what targets answered; None: beside the JSON report
+
+    @property
+    def responses_path(self) -> Path | None:
+        if self.responses is not None or self.files.json is None:
+            return self.responses
+        return self.files.json.parent / RESPONSES_FILE
 
 
 @dataclass(frozen=True)
@@ -67,6 +77,12 @@ class Job:
     digests: Mapping[str, str]  # dataset name -> its file's "sha256:<hex>"
     shard: ShardPlace | None = None  # with --shard: what the record says of it
     positions: Mapping[RowKey, int] = field(default_factory=dict)
+    answering: Answering | None = None  # the datasets' targets' answers (answered first)
+
+    @property
+    def scorable(self) -> Work:
+        """The rows the judge scores: those a target failed or never reached are not."""
+        return self.answering.scorable if self.answering is not None else self.work
 
     @property
     def names(self) -> list[str]:
@@ -138,6 +154,7 @@ class Job:
                 for name, samples in self.work
                 for s in samples
             },
+            targets=self.answering.entries() if self.answering is not None else (),
         )
 
 
@@ -204,6 +221,15 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
     return job.narrowed(options.shard) if options.shard is not None else job
 
 
+def answered(job: Job, env: Mapping[str, str], echo: Echo) -> Job:
+    """The job with its targets' answers: every row of a dataset with a target answered by
+    the pull request's own system (ConfigError before any call for a template no row fills)."""
+    answering = answer_work(job.config, job.work, env, no_cache=job.options.no_cache, echo=echo)
+    if answering is None:
+        return job
+    return replace(job, work=answering.work, answering=answering)
+
+
 def evidence_step(
     job: Job, judge: Judge, info: Mapping[str, Any]
 ) -> Callable[[RunResult], Awaitable[EvidenceResult]] | None:
@@ -233,7 +259,7 @@ def evidence_step(
 
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
-    job = load_job(options, env)
+    job = answered(load_job(options, env), env, echo)
     limit = spending_limit(job.config.judge)
     with open_judge(
         job.config.judge,
@@ -244,10 +270,17 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
         limit=limit,
     ) as (judge, info):
         then = evidence_step(job, judge, info)
-        result, evidence = score_all(job.config.judge, job.work, job.metrics, judge, then=then)
+        result, evidence = score_all(job.config.judge, job.scorable, job.metrics, judge, then=then)
+    if job.answering is not None:
+        job.answering.add_to(result, [m.name for m in job.metrics])
     if evidence is not None and evidence.problem:
         echo(
             f"ground-gate: warning: {evidence.missing} evidence quote(s) for the report are "
             f"missing ({evidence.problem}); the scores and the gate verdict do not use them"
         )
-    return finish(job.record(result, info, evidence, limit), job.baseline, options.files, echo)
+    outcome = finish(job.record(result, info, evidence, limit), job.baseline, options.files, echo)
+    if job.answering is not None:
+        written = write_files([(options.responses_path, job.answering.responses)], echo)
+        if not written:
+            return replace(outcome, exit_code=EXIT_ERROR)
+    return outcome

@@ -6,6 +6,7 @@ Every problem is reported at once, one line each: `file:line: key.path: what was
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -33,6 +34,7 @@ from ground_gate.config.model import (
 from ground_gate.config.paths import dataset_path, link_problem
 from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems, secret_names
 from ground_gate.config.schema_check import schema_problems, schema_text
+from ground_gate.config.target import build_target, target_problems
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
 from ground_gate.errors import ConfigError, describe_value
 from ground_gate.file_reader import Unreadable, problem, read_capped
@@ -60,7 +62,10 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
             f"{file}:{document.line_of(())}: expected a mapping (version, judge, datasets, "
             f"metrics) at the top level, got {describe_value(data)}"
         )
-    problems = schema_problems(document) or rule_problems(document, env)
+    problems = schema_problems(document) or [
+        *rule_problems(document, env),
+        *target_problems(document, env, path),
+    ]
     if problems:
         lines = sorted(dict.fromkeys(problems), key=lambda p: (p.line, format_key_path(p.path)))
         raise ConfigError("\n".join(p.render(file) for p in lines))
@@ -138,16 +143,21 @@ def _decode(raw: bytes, file: str) -> str:
 
 def _build(data: dict[str, Any], path: Path, digest: str, document: Document) -> Config:
     limits = _limits(data.get("limits") or {})
+    judge = _judge(data["judge"])
     datasets = []
     for index, item in enumerate(data["datasets"]):
         dataset = _dataset(item, path, document.line_of(("datasets", index)), limits)
+        if item.get("target") is not None:
+            lines = functools.partial(_line_under, document, ("datasets", index, "target"))
+            target = build_target(item["target"], path, judge, lines, _judge)
+            dataset = replace(dataset, target=target)
         problem = link_problem(dataset.path, path)
         if problem is not None:
             where = f"{path}:{document.line_of(('datasets', index, 'path'))}"
             raise ConfigError(f"{where}: datasets[{index}].path: {problem}")
         datasets.append(dataset)
     return Config(
-        judge=_judge(data["judge"]),
+        judge=judge,
         datasets=tuple(datasets),
         metrics=_metrics(data["metrics"]),
         thresholds=_thresholds(data.get("thresholds")),
@@ -157,6 +167,10 @@ def _build(data: dict[str, Any], path: Path, digest: str, document: Document) ->
         path=path,
         digest=digest,
     )
+
+
+def _line_under(document: Document, where: tuple[str | int, ...], *path: str) -> int:
+    return document.line_of((*where, *path))
 
 
 def _judge(judge: dict[str, Any]) -> JudgeConfig:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 # Every score a metric can produce, in report order, with the metric that produces it.
 # hallucination and contradiction are groundedness's (method: verdict, the default), one
@@ -132,6 +132,65 @@ class Limits:
         return int(self.max_file_mb * 1_000_000)
 
 
+TargetKind = Literal["prompt", "http", "command"]
+
+
+@dataclass(frozen=True)
+class PromptTarget:
+    """A prompt file of the repository, sent to a model (`target.prompt`)."""
+
+    path: Path  # the file, resolved against the config's directory
+    written: str  # as the config writes it, for messages and the report
+    model: JudgeConfig  # who answers: provider, model, endpoint, key variable, cache...
+    max_tokens: int = 512
+
+
+@dataclass(frozen=True)
+class HttpTarget:
+    """The app's endpoint (`target.http`): one POST of a JSON body per row."""
+
+    url: str
+    body: Mapping[str, Any] | None = None  # None: {id, question, context}
+    headers_env: Mapping[str, str] = field(default_factory=dict)  # header -> variable NAME
+    response: str | None = None  # JMESPath; None: the body is the answer
+    contexts: str | None = None  # JMESPath; None: the dataset's context is the source
+    body_line: int | None = None  # where `body` is in the config, for placeholder messages
+
+
+@dataclass(frozen=True)
+class TargetConfig:
+    """The system under test of one dataset: exactly one of prompt, http, command."""
+
+    prompt: PromptTarget | None = None
+    http: HttpTarget | None = None
+    command: tuple[str, ...] | None = None
+    timeout_s: float = 60.0
+    max_concurrency: int = 8
+    max_retries: int = 5
+    depends_on: tuple[str, ...] = ()  # globs, relative to `base_dir`
+    base_dir: Path = Path(".")  # the config's directory
+    budget: Budget | None = None
+    line: int | None = None  # where `target` is declared in the config
+    cache_dir: Path | None = None  # the judge's: an http or command target's answers too
+
+    @property
+    def kind(self) -> TargetKind:
+        if self.prompt is not None:
+            return "prompt"
+        return "http" if self.http is not None else "command"
+
+    @property
+    def gives_contexts(self) -> bool:
+        """Whether the target may answer with the contexts it used (then the dataset's
+        context column is optional)."""
+        return self.command is not None or (self.http is not None and bool(self.http.contexts))
+
+    @property
+    def prices(self) -> Prices | None:
+        """What its tokens cost: a prompt target's model's prices (FREE when local)."""
+        return self.prompt.model.pricing if self.prompt is not None else None
+
+
 @dataclass(frozen=True)
 class DatasetConfig:
     name: str
@@ -142,6 +201,7 @@ class DatasetConfig:
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     line: int | None = None  # where this dataset is declared in the config, for messages
     limits: Limits = field(default_factory=Limits)
+    target: TargetConfig | None = None  # None: the rows' own response column is judged
 
 
 # How unit scores become a row score; the first value of each is the published methods' way

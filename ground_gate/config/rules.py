@@ -211,12 +211,13 @@ def api_key_problem(key: str) -> str | None:
     return None
 
 
-def check_api_key(name: str | None, key: str) -> None:
+def check_api_key(name: str | None, key: str, keys: str = "judge") -> None:
     """Raise ConfigError naming the variable `name` if `key` cannot be sent; the key is never
-    shown. For the judge factory, where the key is read."""
+    shown. For the judge factory, where the key is read. keys: the config block that names
+    the variable."""
     problem = api_key_problem(key)
     if problem is not None:
         raise ConfigError(
-            f"judge.api_key_env: the API key in the environment variable {name or '(none)'} "
+            f"{keys}.api_key_env: the API key in the environment variable {name or '(none)'} "
             f"{problem}"
         )

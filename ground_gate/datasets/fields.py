@@ -30,8 +30,11 @@ CANDIDATES: Mapping[str, tuple[str, ...]] = {
 REQUIRED = frozenset({"context", "response"})
 
 
-def columns(row: Row, fields: Mapping[str, str]) -> dict[str, str | None]:
-    """role -> the row's column for it (None for an optional role the row does not have)."""
+def columns(
+    row: Row, fields: Mapping[str, str], required: frozenset[str] = REQUIRED
+) -> dict[str, str | None]:
+    """role -> the row's column for it (None for an optional role the row does not have).
+    required: the roles a row must have (a dataset with a target needs no response)."""
     keys = list(row.values)
     chosen: dict[str, str | None] = {}
     taken = set(fields.values())
@@ -46,12 +49,15 @@ def columns(row: Row, fields: Mapping[str, str]) -> dict[str, str | None]:
             chosen[role] = column
             continue
         present = [c for c in CANDIDATES[role] if c in row.values and c not in taken]
+        if role == "response" and role not in required:  # a target answers: not read
+            chosen[role] = present[0] if present else None
+            continue
         if len(present) > 1:
             both = " and ".join(f"'{c}'" for c in present)
             raise DatasetError(
                 f"{row.where}: {both} could each be the {role}; choose one with fields.{role}"
             )
-        if not present and role in REQUIRED:
+        if not present and role in required:
             expected = ", ".join(f"'{c}'" for c in CANDIDATES[role])
             raise DatasetError(
                 f"{row.where}: no {role} column: expected one of {expected}, or set "

@@ -36,7 +36,7 @@ def iter_samples(dataset: DatasetConfig) -> Iterator[Sample]:
         check_row(row, dataset.limits)
         values, replaced = writable_value(row.values)  # nested at most MAX_NESTING deep
         notice.count(replaced)
-        sample = to_sample(row._replace(values=values), dataset.fields)
+        sample = to_sample(row._replace(values=values), dataset.fields, dataset.target)
         if sample.key.startswith(CONTENT_KEY):
             seen = copies.get(sample.key, 0)
             copies[sample.key] = seen + 1

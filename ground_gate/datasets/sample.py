@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -19,6 +21,8 @@ class Sample:
     # what places the row in a shard: its id when the row has one, else a digest of its
     # content (datasets/identity.py); derived from the other fields, so not compared
     key: str = field(default="", compare=False)
+    # a dataset with a target: the row's columns as read, for the target's placeholders
+    row: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def source_text(self) -> str:

@@ -9,7 +9,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ground_gate.datasets.fields import columns
+from ground_gate.config.model import TargetConfig
+from ground_gate.datasets.fields import REQUIRED, columns
 from ground_gate.datasets.formats import Row
 from ground_gate.datasets.identity import content_key, id_key
 from ground_gate.datasets.sample import Sample
@@ -18,14 +19,20 @@ from ground_gate.errors import DatasetError, LongInteger, describe_json_value, l
 MAX_ID_CHARS = 256  # ids name rows in reports and comments
 
 
-def to_sample(row: Row, fields: Mapping[str, str]) -> Sample:
+def to_sample(row: Row, fields: Mapping[str, str], target: TargetConfig | None = None) -> Sample:
     """The row as a Sample. A row without an id is shown as `row-N` (its place in the file,
     where a reader finds it), but keyed by its content (datasets/identity.py): the key, not
-    the place, decides its shard."""
-    chosen = columns(row, fields)
+    the place, decides its shard.
+
+    With a target, the response is the target's to give (empty until it answers; a response
+    column is not read) and the row's columns are kept for its placeholders; a target that
+    answers with the contexts it used makes the context column optional."""
+    required = REQUIRED if target is None else frozenset({"context"} - _given_by(target))
+    chosen = columns(row, fields, required)
     given = _id(row, chosen["id"])
-    sources = _sources(row, chosen["context"])
-    response = _text(row, chosen["response"], "response")
+    context = chosen["context"]
+    sources = _sources(row, context) if context is not None else ()
+    response = _text(row, chosen["response"], "response") if target is None else ""
     question = _question(row, chosen["question"])
     return Sample(
         id=f"row-{row.number}" if given is None else given,
@@ -34,7 +41,12 @@ def to_sample(row: Row, fields: Mapping[str, str]) -> Sample:
         question=question,
         line=row.line,
         key=content_key(sources, question, response) if given is None else id_key(given),
+        row=row.values if target is not None else {},
     )
+
+
+def _given_by(target: TargetConfig) -> set[str]:
+    return {"context"} if target.gives_contexts else set()
 
 
 def _id(row: Row, column: str | None) -> str | None:

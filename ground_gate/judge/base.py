@@ -32,6 +32,18 @@ def quote_reply(text: str, limit: int = 60) -> str:
 
 
 @dataclass(frozen=True)
+class Speaker:
+    """Who a model answers as, in messages: the judge, or a prompt target's model (the same
+    client, cache and retries serve both). keys: the config block that sets it up."""
+
+    name: str = "judge"
+    keys: str = "judge"
+
+
+JUDGE = Speaker()
+
+
+@dataclass(frozen=True)
 class ChatMessage:
     role: Role
     content: str

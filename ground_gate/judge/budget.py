@@ -62,9 +62,11 @@ class Ticket:
 class SpendingLimit:
     """judge.budget for one run. Not thread-safe: the judge calls it from one event loop."""
 
-    def __init__(self, budget: Budget, prices: Prices | None) -> None:
+    def __init__(self, budget: Budget, prices: Prices | None, spender: str = "judge") -> None:
+        """spender: whose budget it is, in messages (a target has one too)."""
         if budget.max_usd is not None and prices is None:
             raise ValueError("a dollar budget needs prices")
+        self.spender = spender
         self.budget = budget
         self._prices = prices
         self.spent = Spent(usd=0.0 if prices is not None else None)
@@ -78,7 +80,7 @@ class SpendingLimit:
         if self.exceeded is None:
             self.exceeded = self._refusal(ticket)
         if self.exceeded is not None:
-            raise BudgetExceededError(f"the judge budget is spent: {self.exceeded}")
+            raise BudgetExceededError(f"the {self.spender} budget is spent: {self.exceeded}")
         self._in_flight.append(ticket)
         return ticket
 
@@ -133,8 +135,8 @@ class SpendingLimit:
     def spent_text(self) -> str:
         spent = self.spent
         text = (
-            f"{spent.calls} judge call(s), {spent.tokens:,} tokens ({spent.prompt_tokens:,} "
-            f"prompt, {spent.completion_tokens:,} completion)"
+            f"{spent.calls} {self.spender} call(s), {spent.tokens:,} tokens "
+            f"({spent.prompt_tokens:,} prompt, {spent.completion_tokens:,} completion)"
         )
         return text + (f", ${spent.usd:.4f}" if spent.usd is not None else "")
 

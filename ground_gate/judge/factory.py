@@ -18,7 +18,7 @@ import openai
 from ground_gate.config.model import JudgeConfig
 from ground_gate.config.rules import check_api_key
 from ground_gate.errors import ConfigError
-from ground_gate.judge.base import Judge
+from ground_gate.judge.base import JUDGE, Judge, Speaker
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, build_openai_client
@@ -39,22 +39,24 @@ def open_judge(
     no_cache: bool,
     echo: Callable[[str], None],
     limit: SpendingLimit | None = None,
+    speaker: Speaker = JUDGE,
 ) -> Iterator[tuple[Judge, dict[str, Any]]]:
     """A ready judge and what the report says of it; a local server is stopped on exit.
 
     prompt_version: the prompts' version; the report shows it and every cache key holds it,
     so a workflow can key its actions/cache on it.
     limit: judge.budget for this run (the caller keeps it to read what was spent).
+    speaker: who the model answers as (a prompt target's model is opened here too).
     """
     cache = judge_cache(config, no_cache)
     info = describe(config, prompt_version)
     if config.provider == "local":
-        with _local_judge(config, cache, prompt_version, info, echo, limit) as judge:
+        with _local_judge(config, cache, prompt_version, info, echo, limit, speaker) as judge:
             yield judge, info
         return
-    client = _remote_client(config, env)
+    client = _remote_client(config, env, speaker)
     info["endpoint"] = endpoint_name(str(client.base_url))
-    yield _judge(config, client, cache, prompt_version, limit), info
+    yield _judge(config, client, cache, prompt_version, limit, speaker=speaker), info
 
 
 def endpoint_name(url: str) -> str:
@@ -94,6 +96,7 @@ def _judge(
     prompt_version: str,
     limit: SpendingLimit | None,
     connect: Callable[[], Awaitable[None]] | None = None,
+    speaker: Speaker = JUDGE,
 ) -> OpenAIJudge:
     local = config.provider == "local"
     return OpenAIJudge(
@@ -111,6 +114,7 @@ def _judge(
         structured="prompt" if local else "auto",
         connect=connect,
         limit=limit,
+        speaker=speaker,
     )
 
 
@@ -122,6 +126,7 @@ def _local_judge(
     info: dict[str, Any],
     echo: Callable[[str], None],
     limit: SpendingLimit | None,
+    speaker: Speaker = JUDGE,
 ) -> Iterator[OpenAIJudge]:
     """A judge over a llama.cpp server started on the first cache miss, stopped on exit."""
     from ground_gate.local.server import HOST
@@ -131,10 +136,10 @@ def _local_judge(
     client = build_openai_client(PLACEHOLDER_API_KEY, f"http://{HOST}/v1", config.timeout_s)
 
     def start() -> str:
-        server = _local_server(config, echo)
+        server = _local_server(config, echo, speaker)
         servers.append(server)
         server.start()
-        echo(f"ground-gate: the local judge is ready ({server.startup_seconds:.1f} s)")
+        echo(f"ground-gate: the local {speaker.name} is ready ({server.startup_seconds:.1f} s)")
         info["model_file"] = server.model_path.name
         return server.base_url
 
@@ -144,13 +149,15 @@ def _local_judge(
         client.base_url = await asyncio.to_thread(start)
 
     try:
-        yield _judge(config, client, cache, prompt_version, limit, connect)
+        yield _judge(config, client, cache, prompt_version, limit, connect, speaker)
     finally:
         for server in servers:
             server.stop()
 
 
-def _local_server(config: JudgeConfig, echo: Callable[[str], None]) -> LocalServer:
+def _local_server(
+    config: JudgeConfig, echo: Callable[[str], None], speaker: Speaker = JUDGE
+) -> LocalServer:
     """A server, not started yet, on the model file (found, or downloaded and verified)."""
     from ground_gate.local.resolve import resolve_model
     from ground_gate.local.server import HOST, LocalServer
@@ -161,7 +168,7 @@ def _local_server(config: JudgeConfig, echo: Callable[[str], None]) -> LocalServ
         path = resolve_model(config.model, config.model_dir, progress=renderer)
     finally:
         renderer.close()
-    echo(f"ground-gate: starting the local judge ({path.name}) on {HOST}")
+    echo(f"ground-gate: starting the local {speaker.name} ({path.name}) on {HOST}")
     return LocalServer(
         path,
         context_tokens=context_tokens(config) or LOCAL_CONTEXT_TOKENS,
@@ -170,7 +177,7 @@ def _local_server(config: JudgeConfig, echo: Callable[[str], None]) -> LocalServ
     )
 
 
-def _api_key(config: JudgeConfig, env: Mapping[str, str]) -> str:
+def _api_key(config: JudgeConfig, env: Mapping[str, str], speaker: Speaker = JUDGE) -> str:
     """The key from the environment variable judge.api_key_env names.
 
     A self-hosted OpenAI-compatible server (a base_url) may need none.
@@ -178,26 +185,26 @@ def _api_key(config: JudgeConfig, env: Mapping[str, str]) -> str:
     name = config.api_key_env
     key = env.get(name, "") if name else ""
     if key:
-        check_api_key(name, key)  # a key a header cannot carry: one message, never the key
+        check_api_key(name, key, speaker.keys)  # a header cannot carry it: one message, no key
         return key
     if config.base_url and config.provider == "openai":
         return PLACEHOLDER_API_KEY
     raise ConfigError(
-        f"judge.api_key_env: the environment variable {name or '(none)'} holding the "
+        f"{speaker.keys}.api_key_env: the environment variable {name or '(none)'} holding the "
         f"{config.provider} API key is not set"
     )
 
 
 def _remote_client(
-    config: JudgeConfig, env: Mapping[str, str]
+    config: JudgeConfig, env: Mapping[str, str], speaker: Speaker = JUDGE
 ) -> openai.AsyncOpenAI | openai.AsyncAzureOpenAI:
-    key = _api_key(config, env)
+    key = _api_key(config, env, speaker)
     if config.provider == "azure":
         endpoint = config.base_url or env.get("AZURE_OPENAI_ENDPOINT")
         if not endpoint:
             raise ConfigError(
-                "judge.base_url: provider azure needs the endpoint, in judge.base_url or in "
-                "the environment variable AZURE_OPENAI_ENDPOINT"
+                f"{speaker.keys}.base_url: provider azure needs the endpoint, in "
+                f"{speaker.keys}.base_url or in the environment variable AZURE_OPENAI_ENDPOINT"
             )
         return build_azure_client(key, endpoint, config.api_version, config.timeout_s)
     return build_openai_client(key, config.base_url, config.timeout_s)

@@ -28,7 +28,7 @@ from typing import Any
 import openai
 
 from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import UnusableReplyError
+from ground_gate.judge.base import JUDGE, Speaker, UnusableReplyError
 from ground_gate.judge.response import MalformedResponse
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
 from ground_gate.judge.structured import mentions_response_format
@@ -64,7 +64,7 @@ class Policy:
     """What to do about one failure.
 
     error: raised on giving up, None when the policy never gives up.
-    message: the error's text, a str.format template over host, model, purpose, status,
+    message: the error's text, a str.format template over role, keys, host, model, purpose, status,
         detail (": " and the server's message, or nothing), what (the failure in a few words,
         as logged) and attempts.
     """
@@ -75,7 +75,7 @@ class Policy:
     message: str
 
 
-_UNAVAILABLE = "the judge at {host} is unavailable: {what} (after {attempts} attempts)"
+_UNAVAILABLE = "the {role} at {host} is unavailable: {what} (after {attempts} attempts)"
 
 POLICY: Mapping[Failure, Policy] = {
     Failure.JSON_SCHEMA_REJECTED: Policy(Then.SWITCH_FORMAT, Wait.NONE, None, ""),
@@ -83,22 +83,22 @@ POLICY: Mapping[Failure, Policy] = {
         Then.GIVE_UP,
         Wait.NONE,
         JudgeError,
-        "the judge at {host} does not accept response_format json_schema (HTTP {status}); "
+        "the {role} at {host} does not accept response_format json_schema (HTTP {status}); "
         "use structured output 'auto' or 'json_object'",
     ),
     Failure.KEY_REJECTED: Policy(
         Then.GIVE_UP,
         Wait.NONE,
         JudgeUnavailableError,
-        "the judge rejected the API key (HTTP {status}) at {host}: check the key and its "
+        "the {role} rejected the API key (HTTP {status}) at {host}: check the key and its "
         "access to model {model!r}",
     ),
     Failure.NOT_FOUND: Policy(
         Then.GIVE_UP,
         Wait.NONE,
         JudgeUnavailableError,
-        "the judge at {host} answered HTTP 404 for model {model!r}: check judge.base_url and "
-        "judge.model (for Azure, the deployment name)",
+        "the {role} at {host} answered HTTP 404 for model {model!r}: check {keys}.base_url and "
+        "{keys}.model (for Azure, the deployment name)",
     ),
     Failure.BUSY: Policy(Then.RETRY, Wait.RETRY_AFTER, JudgeUnavailableError, _UNAVAILABLE),
     Failure.SERVER_ERROR: Policy(Then.RETRY, Wait.RETRY_AFTER, JudgeUnavailableError, _UNAVAILABLE),
@@ -106,7 +106,7 @@ POLICY: Mapping[Failure, Policy] = {
         Then.GIVE_UP,
         Wait.NONE,
         JudgeError,
-        "the judge at {host} refused the request for {purpose} (HTTP {status}){detail}",
+        "the {role} at {host} refused the request for {purpose} (HTTP {status}){detail}",
     ),
     Failure.TIMEOUT: Policy(Then.RETRY, Wait.BACKOFF, JudgeUnavailableError, _UNAVAILABLE),
     Failure.CONNECTION: Policy(Then.RETRY, Wait.BACKOFF, JudgeUnavailableError, _UNAVAILABLE),
@@ -114,7 +114,7 @@ POLICY: Mapping[Failure, Policy] = {
         Then.RETRY,
         Wait.BACKOFF,
         UnusableReplyError,
-        "the judge at {host} kept sending unusable responses for {purpose}: {what} "
+        "the {role} at {host} kept sending unusable responses for {purpose}: {what} "
         "(after {attempts} attempts)",
     ),
 }
@@ -235,7 +235,7 @@ def wait_seconds(failed: Failed, retry: int, *, rand: Callable[[], float]) -> fl
 
 
 def give_up_error(
-    failed: Failed, *, host: str, model: str, purpose: str, attempts: int
+    failed: Failed, *, host: str, model: str, purpose: str, attempts: int, speaker: Speaker = JUDGE
 ) -> JudgeError:
     """The error to raise on giving up after `attempts` attempts."""
     policy = failed.policy
@@ -249,6 +249,8 @@ def give_up_error(
         detail=f": {failed.detail}" if failed.detail else "",
         what=failed.what,
         attempts=attempts,
+        role=speaker.name,
+        keys=speaker.keys,
     )
     error = policy.error(message)
     # The SDK's exception echoes the server's body (a 401 may quote part of the key).

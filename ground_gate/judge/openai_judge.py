@@ -24,7 +24,14 @@ from typing import Any, Literal
 import openai
 
 from ground_gate.errors import GroundGateError, JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, with_usage
+from ground_gate.judge.base import (
+    JUDGE,
+    ChatMessage,
+    Completion,
+    JudgeRequest,
+    Speaker,
+    with_usage,
+)
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.judge.failures import (
@@ -70,11 +77,13 @@ class OpenAIJudge:
         clock: Callable[[], float] = time.perf_counter,
         connect: Callable[[], Awaitable[None]] | None = None,
         limit: SpendingLimit | None = None,
+        speaker: Speaker = JUDGE,
     ) -> None:
         """prompt_version: the prompts' version, part of every cache key.
         connect: awaited once, before the first request leaves (a cache hit needs none),
         e.g. to start a local server; if it raises, the judge is unavailable from then on.
-        limit: judge.budget, asked before every request (retries and repairs included)."""
+        limit: judge.budget, asked before every request (retries and repairs included).
+        speaker: who answers, in messages (a prompt target's model uses this class too)."""
         _check_limits(max_concurrency, max_retries, timeout_s)
         self._client = client
         self._model = model
@@ -99,7 +108,8 @@ class OpenAIJudge:
         self._connect_lock = asyncio.Lock()
         self._usage: dict[str, Usage] = {}
         self._limit = limit
-        self._notice = Notice(log, f"the judge's replies (at {self._host})")
+        self._speaker = speaker
+        self._notice = Notice(log, f"the {speaker.name}'s replies (at {self._host})")
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(model={self._model!r}, host={self._host!r})"
@@ -171,7 +181,7 @@ class OpenAIJudge:
             try:
                 await self._connect()
             except (GroundGateError, OSError) as exc:
-                self._unavailable = f"the judge could not be started: {exc}"
+                self._unavailable = f"the {self._speaker.name} could not be started: {exc}"
                 raise JudgeUnavailableError(self._unavailable) from None
             self._connect = None
 
@@ -183,7 +193,7 @@ class OpenAIJudge:
             async def call(messages: Sequence[ChatMessage]) -> Reply:
                 return await self._call(request, messages, usage)
 
-            reply, data, replaced = await valid_data(request, reply, call, usage)
+            reply, data, replaced = await valid_data(request, reply, call, usage, self._speaker)
             self._notice.count(replaced)
         return Completion(text=reply.text, top_logprobs=reply.top_logprobs, data=data, usage=usage)
 
@@ -309,14 +319,19 @@ class OpenAIJudge:
 
     def _give_up(self, failed: Failed, request: JudgeRequest, attempts: int) -> JudgeError:
         error = give_up_error(
-            failed, host=self._host, model=self._model, purpose=request.purpose, attempts=attempts
+            failed,
+            host=self._host,
+            model=self._model,
+            purpose=request.purpose,
+            attempts=attempts,
+            speaker=self._speaker,
         )
         if failed.failure is Failure.MALFORMED and not self._answered:
             # An endpoint that has never sent one chat completion (a login page, a proxy's
             # error page, an empty list of choices) is unusable, not one bad request.
             error = JudgeUnavailableError(
-                f"the judge at {self._host} is unusable: it sent no chat completion, "
-                f"{failed.what} (after {attempts} attempts)"
+                f"the {self._speaker.name} at {self._host} is unusable: it sent no chat "
+                f"completion, {failed.what} (after {attempts} attempts)"
             )
         if isinstance(error, JudgeUnavailableError) and self._unavailable is None:
             self._unavailable = str(error)

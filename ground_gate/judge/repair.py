@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError
+from ground_gate.judge.base import ChatMessage, JudgeRequest, Speaker, UnusableReplyError
 from ground_gate.judge.response import Reply
 from ground_gate.judge.structured import StructuredOutputError, parse_and_validate, repair_message
 from ground_gate.usage import Usage
@@ -21,7 +21,7 @@ Call = Callable[[Sequence[ChatMessage]], Awaitable[Reply]]
 
 
 async def valid_data(
-    request: JudgeRequest, reply: Reply, call: Call, usage: Usage
+    request: JudgeRequest, reply: Reply, call: Call, usage: Usage, speaker: Speaker
 ) -> tuple[Reply, Any, int]:
     """The reply that holds a value valid against `request.json_schema` (the first or the
     repaired one), the value, and how many of its code points were made writable."""
@@ -42,8 +42,8 @@ async def valid_data(
         except StructuredOutputError as second:
             usage.parse_failures += 1
             raise UnusableReplyError(
-                f"the judge's reply for {request.purpose} was not usable JSON after one "
-                f"repair attempt: {second}"
+                f"the {speaker.name}'s reply for {request.purpose} was not usable JSON after "
+                f"one repair attempt: {second}"
             ) from None
     data, replaced = writable_value(data)
     return reply, data, replaced

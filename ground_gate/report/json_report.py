@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from typing import cast
 
 from ground_gate import __version__
 from ground_gate.config.model import Threshold
@@ -29,6 +30,7 @@ from ground_gate.report.types import (
     RunStatus,
     ScoreEntry,
     ShardEntry,
+    TargetEntry,
     ThresholdBounds,
     UnitEntry,
     UsageCounts,
@@ -322,4 +324,6 @@ def build_report(record: RunRecord, gate: GateResult) -> Report:
         ]
     if record.budget is not None:
         report["budget"] = _budget(record.budget)
+    if record.targets:
+        report["targets"] = cast(list[TargetEntry], [dict(t) for t in record.targets])
     return report

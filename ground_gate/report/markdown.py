@@ -27,6 +27,7 @@ from ground_gate.report.formatting import (
 )
 from ground_gate.report.markdown_tables import score_details, usage
 from ground_gate.report.selection import DEFAULT_WORST_ROWS
+from ground_gate.report.targets import target_lines
 from ground_gate.report.types import ScoreEntry
 
 UNVERIFIED_NOTE = (
@@ -184,6 +185,7 @@ def render_markdown(
         parts += [*worst, ""]
     parts += [*markdown_rows.rows_table(report), ""]
     parts += [*score_details(report), ""]
+    parts += target_lines(report)
     parts += usage(report)
     return "\n".join(parts) + "\n"
 

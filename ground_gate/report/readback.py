@@ -189,6 +189,7 @@ def record_of(report: Report) -> RunRecord:
         budget=_budget(report),
         texts=_texts(report),
         created_at=datetime.fromisoformat(report["created_at"]),
+        targets=tuple(dict(t) for t in report.get("targets", ())),
     )
 
 

@@ -210,6 +210,26 @@ class BudgetEntry(TypedDict):
     exceeded: str | None  # e.g. "max_calls 20 reached"; None: the run kept within it
 
 
+class TargetFailure(TypedDict):
+    id: str
+    error: str
+
+
+class TargetEntry(TypedDict):
+    """One dataset's target (report.schema.json's `target`): what defines it besides these
+    keys (prompt file and digest, model; url; argv) is open."""
+
+    dataset: str
+    kind: Literal["prompt", "http", "command"]
+    usage: dict[str, Any]  # calls, prompt_tokens, completion_tokens, cache_hits, retries, seconds
+    seconds: float
+    rows: int
+    answered: int
+    errors: int
+    failed: list[TargetFailure]
+    stopped: str | None
+
+
 class Report(TypedDict):
     schema_version: int
     tool: ToolInfo
@@ -229,4 +249,5 @@ class Report(TypedDict):
     seconds: float
     not_run: NotRequired[list[RowRef]]  # rows selected but not scored (an incomplete run)
     budget: NotRequired[BudgetEntry]  # only when the config sets judge.budget
+    targets: NotRequired[list[TargetEntry]]  # only when a dataset has a target
     baseline: NotRequired[BaselineRef]  # only when the rows were compared with a baseline

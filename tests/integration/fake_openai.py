@@ -168,7 +168,15 @@ def rejects_json_schema(inner: Handler, *, status: int = 500) -> Handler:
 class FakeOpenAI:
     """Use as a context manager; `url` is the base URL to give the OpenAI client."""
 
-    def __init__(self, replies: Iterable[Reply] = (), *, handler: Handler | None = None) -> None:
+    def __init__(
+        self,
+        replies: Iterable[Reply] = (),
+        *,
+        handler: Handler | None = None,
+        paths: Sequence[str] = CHAT_PATHS,
+    ) -> None:
+        """paths: the paths it answers (others get 404): an app's own, for a target."""
+        self.paths = tuple(paths)
         self._replies: deque[Reply] = deque(replies)
         self._handler = handler
         self._lock = threading.Lock()
@@ -188,6 +196,11 @@ class FakeOpenAI:
             raise RuntimeError("the fake server is not running")
         host, port = self._server.server_address[:2]
         return f"http://{host!s}:{port}/v1"
+
+    @property
+    def origin(self) -> str:
+        """http://127.0.0.1:PORT, for an app's URL."""
+        return self.url.removesuffix("/v1")
 
     @property
     def request_count(self) -> int:
@@ -271,7 +284,7 @@ def _make_request_handler(fake: FakeOpenAI) -> type[BaseHTTPRequestHandler]:
             headers = {name.lower(): value for name, value in self.headers.items()}
             fake._record(RecordedRequest(self.path, headers, body))
             try:
-                if self.path not in CHAT_PATHS:
+                if self.path not in fake.paths:
                     self._send(error(404, f"fake server: unknown path {self.path}"))
                     return
                 reply = fake._next_reply(body)

@@ -15,6 +15,7 @@ from ground_gate.cli import cli
 from ground_gate.config.loader import load_config
 from ground_gate.datasets import load_samples
 from ground_gate.errors import ConfigError, DatasetError
+from ground_gate.targets import prepare_target
 
 CORPUS = Path(__file__).resolve().parents[1] / "badinput"
 CASES = sorted(path for path in CORPUS.iterdir() if path.is_dir())
@@ -59,8 +60,10 @@ def test_badinput__case_is_rejected_with_its_message(
 
     with pytest.raises((ConfigError, DatasetError)) as caught:
         config = load_config(Path("config.yml"), env)
-        for dataset in config.datasets:
-            load_samples(dataset)
+        for index, dataset in enumerate(config.datasets):
+            samples = load_samples(dataset)
+            if dataset.target is not None:  # its placeholders, checked before any call
+                prepare_target(dataset, index, samples, "config.yml", env)
 
     assert type(caught.value) is error
     assert str(caught.value) == expected

@@ -881,7 +881,10 @@ def test_schema_text__every_property_has_a_description() -> None:
             for name, sub in node.get("properties", {}).items():
                 resolved = sub
                 if "$ref" in sub:
-                    resolved = {**schema["$defs"][sub["$ref"].rsplit("/", 1)[1]], **sub}
+                    target = schema
+                    for part in sub["$ref"].removeprefix("#/").split("/"):
+                        target = target[part]
+                    resolved = {**target, **sub}
                 if not resolved.get("description"):
                     missing.append(f"{where}.{name}")
             for key, sub in node.items():

@@ -241,6 +241,34 @@ def test_gitlab__the_image_is_the_published_one_with_the_cli_as_entry_point() ->
     assert model_dir.removeprefix("$CI_PROJECT_DIR/") + "/" in [p for ps in cached for p in ps]
 
 
+PROMPT = load(WORKFLOWS / "ground-gate-prompt.yml")
+APP_SERVICE = load(WORKFLOWS / "ground-gate-app-service.yml")
+
+
+def test_prompt__main_records_the_baseline_that_pull_requests_download() -> None:
+    job = PROMPT["jobs"]["gate"]
+    download = step(job, "actions/download-artifact")
+    recorded = [s for s in steps(job, "actions/upload-artifact") if "baseline" in s["name"]]
+    (record,) = recorded
+    assert record["with"]["name"] == download["with"]["name"] == "ground-gate-baseline"
+    assert record["with"]["path"] == f"{REPORT_DIR}/report.json"
+    find = next(s for s in job["steps"] if s.get("id") == "find")
+    assert "--workflow ground-gate-prompt.yml" in find["run"]
+    gate = step(job, OUR_ACTION)
+    assert "baseline/report.json" in gate["with"]["baseline"]
+    assert gate["env"] == {"OPENAI_API_KEY": "${{ secrets.OPENAI_API_KEY }}"}  # the target's key
+
+
+def test_app_service__the_gate_runs_the_app_built_for_this_commit_as_a_service() -> None:
+    build, gate = APP_SERVICE["jobs"]["build-app"], APP_SERVICE["jobs"]["gate"]
+    assert gate["needs"] == "build-app"
+    assert set(gate["services"]) == {"app"}  # the name the target's URL uses: http://app:8000
+    assert gate["services"]["app"]["image"] == "${{ needs.build-app.outputs.image }}"
+    assert build["outputs"]["image"] == "${{ steps.image.outputs.name }}"
+    assert "http://app:8000/answer" in (WORKFLOWS / "ground-gate-app-service.yml").read_text()
+    assert step(gate, OUR_ACTION)["env"] == {"APP_AUTH": "${{ secrets.APP_TOKEN }}"}
+
+
 COMMENTING_JOBS = [
     ("ground-gate-pr.yml", "gate"),
     ("ground-gate-baseline.yml", "gate"),

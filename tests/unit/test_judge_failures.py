@@ -281,6 +281,7 @@ def test_give_up_error__a_policy_that_never_gives_up_has_no_error() -> None:
 
 def test_policy__every_message_formats_with_the_documented_fields() -> None:
     fields = {"host": "h", "model": "m", "purpose": "p", "status": 1, "detail": "", "what": "w"}
+    fields |= {"role": "judge", "keys": "judge"}
     for failure, policy in POLICY.items():
         assert isinstance(policy, Policy)
         policy.message.format(attempts=2, **fields)  # no KeyError

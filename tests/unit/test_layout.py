@@ -27,7 +27,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "__main__": ("cli",),
     "cli": (
         "cli_options", "console", "action", "commands", "report_files", "config", "datasets",
-        "local", "errors", "exit_codes", "masking",
+        "local", "targets", "errors", "exit_codes", "masking",
     ),
     "cli_options": ("datasets", "errors", "exit_codes", "masking"),
     # what the commands print: the report, the summary for people at a terminal
@@ -45,19 +45,29 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "commands": (
         "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
         "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
-        "file_reader", "errors", "exit_codes",
+        "answering", "targets", "file_reader", "errors", "exit_codes",
     ),
     # a run's report files, written in one place and read back by one strict reader
     "report_files": ("record", "report", "file_reader", "errors", "exit_codes", "masking"),
     # shards' records joined into the unsharded run's
-    "shard_merge": ("record", "results", "usage", "errors"),
+    "shard_merge": ("record", "results", "usage", "target_record", "errors"),
+    # a target's entry in the record: made from what it answered, joined across shards
+    "target_record": ("targets", "errors"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
     "planning": (
         "runner", "evidence", "metrics", "judge", "datasets", "results", "report", "config",
-        "sentences",
+        "sentences", "targets",
     ),
     "workload": ("config", "datasets", "metrics", "errors"),
+    # the step before scoring: each dataset's target answers its rows; what it could not
+    # answer becomes error rows, its stop the run's, its record the report's `targets`
+    "answering": (
+        "targets", "target_record", "workload", "planning", "runner", "results", "datasets",
+        "config", "errors",
+    ),
+    # the system under test, asked for each row's response: no metric, no report
+    "targets": ("judge", "datasets", "config", "progress", "errors", "usage", "file_reader"),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
