@@ -39,6 +39,7 @@ from ground_gate.datasets import Sample
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.judge.budget import estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, request_key
+from ground_gate.judge.factory import reuses_prefix
 from ground_gate.metrics import Metric
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, UNITS_PER_METRIC
@@ -86,6 +87,7 @@ class PlanningJudge:
     prompt_version: str
     context_tokens: int | None
     cache: CompletionCache
+    reuses_prefix: bool = False  # as the run's judge (make_plan sets it from the config)
     n_questions: int = 0
     sample: Sample | None = None  # the row being planned (its response gives the statements)
     steps: dict[str, Tally] = field(default_factory=dict)  # by purpose, "metric.step"
@@ -223,6 +225,7 @@ def make_plan(
     judge: PlanningJudge,
 ) -> Plan:
     """Plan `work` (the rows a run would score, as the judge would see them)."""
+    judge.reuses_prefix = reuses_prefix(config.judge)  # the run's prompts depend on it
     grounded = config.metrics.groundedness
     asyncio.run(_plan_rows(work, metrics, judge, grounded.evidence if grounded else None))
     datasets = [(name, len(samples)) for name, samples in work]

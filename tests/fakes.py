@@ -33,6 +33,7 @@ class FakeJudge:
     script: Script
     model: str = "fake-judge"
     context_tokens: int | None = None
+    reuses_prefix: bool = False
     requests: list[JudgeRequest] = field(default_factory=list)
 
     async def complete(self, request: JudgeRequest) -> Completion:

@@ -87,6 +87,12 @@ def context_tokens(config: JudgeConfig) -> int | None:
     return config.context_tokens
 
 
+def reuses_prefix(config: JudgeConfig) -> bool:
+    """The local server takes one request at a time on one llama.cpp slot, which keeps the
+    previous prompt in its key-value cache and reads only what differs."""
+    return config.provider == "local"
+
+
 def _judge(
     config: JudgeConfig,
     client: openai.AsyncOpenAI | openai.AsyncAzureOpenAI,
@@ -96,7 +102,7 @@ def _judge(
     connect: Callable[[], Awaitable[None]] | None = None,
 ) -> OpenAIJudge:
     local = config.provider == "local"
-    return OpenAIJudge(
+    judge = OpenAIJudge(
         client,
         model=config.model,
         prompt_version=prompt_version,
@@ -112,6 +118,8 @@ def _judge(
         connect=connect,
         limit=limit,
     )
+    judge.reuses_prefix = reuses_prefix(config)
+    return judge
 
 
 @contextmanager

@@ -1,10 +1,9 @@
 """The judge over any OpenAI-compatible chat-completions endpoint (OpenAI, Azure, llama.cpp, vLLM).
 
 This module owns the flow of one request: the cache first, then the call with retries, then
-structured-output validation with one repair. What it leans on lives beside it: the clients
-(`clients.py`), what each failure means (`failures.py`), how long to wait (`retry.py`), how a
-response is read (`response.py`), the response_format and tolerant JSON parsing
-(`structured.py`) and the cache (`cache.py`).
+structured-output validation with one repair. Beside it: the clients (`clients.py`), what each
+failure means (`failures.py`), how long to wait (`retry.py`), how a response is read
+(`response.py`), the response_format and tolerant JSON parsing (`structured.py`), the cache.
 
 The prompt version is the caller's (ground_gate.metrics.prompts.PROMPT_VERSION): it is part of
 every cache key, so bump it there when anything changes what a completion would contain,
@@ -60,6 +59,8 @@ Sleep = Callable[[float], Awaitable[None]]
 
 class OpenAIJudge:
     """Implements `Judge` over `chat.completions.create`, with retries, cache and usage."""
+
+    reuses_prefix = False  # Judge.reuses_prefix; the factory sets it for the local server
 
     def __init__(
         self,
