@@ -25,6 +25,7 @@ from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, b
 from ground_gate.judge.openai_judge import OpenAIJudge
 
 if TYPE_CHECKING:
+    from ground_gate.local.registry import Throughput
     from ground_gate.local.server import LocalServer
 
 LOCAL_CONTEXT_TOKENS = 4096
@@ -85,6 +86,17 @@ def context_tokens(config: JudgeConfig) -> int | None:
     if config.provider == "local":
         return config.context_tokens or LOCAL_CONTEXT_TOKENS
     return config.context_tokens
+
+
+def local_throughput(config: JudgeConfig) -> Throughput | None:
+    """The local model's measured throughput; None for a remote judge or a file not measured."""
+    if config.provider != "local":
+        return None
+    from ground_gate.local.registry import KNOWN_MODELS
+
+    name = config.model.replace("\\", "/").rsplit("/", 1)[-1]
+    found = [m for m in KNOWN_MODELS.values() if name in (m.name, m.filename)]
+    return found[0].throughput if found else None
 
 
 def reuses_prefix(config: JudgeConfig) -> bool:

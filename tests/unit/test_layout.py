@@ -35,7 +35,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     ),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
-    "plan": ("runner", "metrics", "judge", "datasets", "results", "report", "config", "text"),
+    "plan": (
+        "plan_judge", "runner", "metrics", "judge", "datasets", "results", "report", "config",
+    ),
+    # the plan's judge: makes no call, counts what a run would ask
+    "plan_judge": ("judge", "datasets", "text"),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
