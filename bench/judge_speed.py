@@ -38,62 +38,84 @@ from ground_gate.metrics import build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.runner import RunResult, run
 
-# llama-cpp-python's verbose server log, one block per call
+# llama-cpp-python's verbose server log: per call, a prefix-match line when the previous
+# prompt's cache served a prefix, then llama.cpp's timings (reset at each call), ending with
+# the "total time" line
 _PREFIX_HIT = re.compile(r"Llama\.generate: (\d+) prefix-match hit, remaining (\d+) prompt tokens")
 _PROMPT_EVAL = re.compile(r"prompt eval time =\s*([\d.]+) ms /\s*(\d+) tokens")
-_EVAL = re.compile(r"^\S*\s*eval time =\s*([\d.]+) ms /\s*(\d+) runs", re.MULTILINE)
+_EVAL = re.compile(r"\beval time =\s*([\d.]+) ms /\s*(\d+) runs")
+_TOTAL = "total time ="
 
 
-def server_log_totals(log: str) -> dict[str, float]:
-    """What the server's log says it did: tokens it read, tokens its prefix cache served
-    (`prefix-match hit` lines), and the milliseconds it reports for reading and generating."""
-    hits = [(int(a), int(b)) for a, b in _PREFIX_HIT.findall(log)]
-    prompt = [(float(ms), int(n)) for ms, n in _PROMPT_EVAL.findall(log)]
-    generated = [(float(ms), int(n)) for ms, n in _EVAL.findall(log)]
-    return {
-        "calls_with_prefix_hit": len(hits),
-        "prefix_tokens_served": sum(a for a, _ in hits),
-        "prompt_tokens_read": sum(n for _, n in prompt),
-        "prompt_read_s": round(sum(ms for ms, _ in prompt) / 1000, 2),
-        "generate_s": round(sum(ms for ms, _ in generated) / 1000, 2),
-    }
-
-
-def group_figures(result: RunResult, groups: dict[tuple[str, str], str]) -> dict[str, Any]:
-    """Per label group: rows, judge seconds, calls and prompt tokens per row."""
-    out: dict[str, Any] = {}
-    for row in result.rows:
-        entry = out.setdefault(
-            groups[(row.dataset, row.sample_id)],
-            {"rows": 0, "seconds": 0.0, "calls": 0, "prompt_tokens": 0, "errors": 0},
+def server_calls(log: str) -> list[dict[str, float]]:
+    """One entry per call, in order: prompt tokens its prefix cache served and those it read,
+    and the seconds llama.cpp says it spent reading and generating."""
+    calls: list[dict[str, float]] = []
+    block: list[str] = []
+    for line in log.splitlines():
+        block.append(line)
+        if _TOTAL not in line:
+            continue
+        text = "\n".join(block)
+        block = []
+        hit = _PREFIX_HIT.search(text)
+        read = _PROMPT_EVAL.search(text)
+        generated = [m for m in _EVAL.finditer(text) if "prompt eval" not in m.group(0)]
+        calls.append(
+            {
+                "served": int(hit.group(1)) if hit else 0,
+                "read": int(read.group(2)) if read else 0,
+                "read_s": float(read.group(1)) / 1000 if read else 0.0,
+                "generate_s": sum(float(m.group(1)) for m in generated) / 1000,
+            }
         )
+    return calls
+
+
+def group_figures(
+    result: RunResult, groups: dict[tuple[str, str], str], calls: list[dict[str, float]]
+) -> dict[str, Any]:
+    """Per label group: rows, judge seconds, calls, prompt tokens, and what the server's log
+    says of those calls (the rows ran one at a time, so the log's calls are theirs, in order)."""
+    out: dict[str, Any] = {}
+    position = 0
+    for row in result.rows:
+        entry = out.setdefault(groups[(row.dataset, row.sample_id)], dict.fromkeys(_SUMS, 0))
         entry["rows"] += 1
         entry["seconds"] += row.seconds
+        row_calls = sum(m.usage.calls for m in row.metrics)
         for metric in row.metrics:
-            entry["calls"] += metric.usage.calls
             entry["prompt_tokens"] += metric.usage.prompt_tokens
             entry["errors"] += metric.status == "error"
-    for entry in out.values():
-        rows = entry["rows"]
-        entry["s_per_row"] = round(entry["seconds"] / rows, 2)
-        entry["calls_per_row"] = round(entry["calls"] / rows, 2)
-        entry["prompt_tokens_per_row"] = round(entry["prompt_tokens"] / rows)
-        entry["seconds"] = round(entry["seconds"], 2)
-    return out
+        entry["calls"] += row_calls
+        for call in calls[position : position + row_calls]:
+            for key in ("served", "read", "read_s", "generate_s"):
+                entry[key] += call[key]
+        position += row_calls
+    return {name: _per_row(entry) for name, entry in out.items()}
 
 
-def throughput(figures: dict[str, Any], log: dict[str, float], seconds: float) -> dict[str, Any]:
-    """Tokens per second of judge time: all prompt tokens, and those the server read."""
-    prompt = sum(g["prompt_tokens"] for g in figures.values())
+_SUMS = ("rows", "seconds", "calls", "prompt_tokens", "errors", "served", "read", "read_s")
+_SUMS += ("generate_s",)
+
+
+def _per_row(entry: dict[str, Any]) -> dict[str, Any]:
+    rows, seconds = entry["rows"], entry["seconds"]
+    prompt = entry["prompt_tokens"]
     return {
+        "rows": rows,
+        "errors": entry["errors"],
+        "s_per_row": round(seconds / rows, 2),
+        "calls_per_row": round(entry["calls"] / rows, 2),
+        "prompt_tokens_per_row": round(prompt / rows),
+        "read_tokens_per_row": round(entry["read"] / rows),
+        "served_from_prefix_cache": round(entry["served"] / prompt, 3) if prompt else None,
         "prompt_tokens_per_judge_s": round(prompt / seconds, 1) if seconds else None,
-        "read_tokens_per_judge_s": round(log["prompt_tokens_read"] / seconds, 1)
-        if seconds
-        else None,
-        "served_from_prefix_cache": round(log["prefix_tokens_served"] / prompt, 3)
-        if prompt
-        else None,
-        "server_reading_share": round(log["prompt_read_s"] / seconds, 3) if seconds else None,
+        "read_tokens_per_judge_s": round(entry["read"] / seconds, 1) if seconds else None,
+        "server_reading_s_per_row": round(entry["read_s"] / rows, 2),
+        "server_generating_s_per_row": round(entry["generate_s"] / rows, 2),
+        "other_s_per_row": round((seconds - entry["read_s"] - entry["generate_s"]) / rows, 2),
+        "judge_seconds": round(seconds, 1),
     }
 
 
@@ -117,14 +139,11 @@ def measure(config_path: Path, labels: Path, limit: int | None) -> dict[str, Any
 
         result = asyncio.run(go())
         command = server._command(server.port or 0)
-        log = server_log_totals(server.log_tail(lines=10**7))
-    figures = group_figures(result, groups)
-    seconds = sum(g["seconds"] for g in figures.values())
+        calls = server_calls(server.log_tail(lines=10**7))
     return {
-        "groups": figures,
-        "judge_seconds": round(seconds, 1),
-        "server_log": log,
-        "throughput": throughput(figures, log, seconds),
+        "groups": group_figures(result, groups, calls),
+        "server_calls": len(calls),
+        "judge_calls": sum(m.usage.calls for r in result.rows for m in r.metrics),
         "server_flags": _flags(command),
         "incomplete": result.incomplete,
     }

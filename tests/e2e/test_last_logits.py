@@ -5,9 +5,6 @@ same prompt again, several generated tokens)."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -31,29 +28,16 @@ QUESTIONS = [
 ]
 
 
-@contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    saved = os.dup(2)
-    with open(os.devnull, "wb") as null:
-        os.dup2(null.fileno(), 2)
-        try:
-            yield
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
-
-
 def answers(max_tokens: int) -> list[tuple[str, list[dict[str, float]]]]:
     """Each question's reply and its tokens' top log-probabilities, one model, in order."""
-    with quiet():
-        llm = Llama(
-            str(resolve_model("qwen2.5-coder-0.5b")),
-            n_ctx=2048,
-            n_batch=128,  # the document spans several batches
-            n_threads=2,
-            logits_all=True,  # as llama-cpp-python's server runs it
-            verbose=False,
-        )
+    llm = Llama(
+        str(resolve_model("qwen2.5-coder-0.5b")),
+        n_ctx=2048,
+        n_batch=128,  # the document spans several batches
+        n_threads=2,
+        logits_all=True,  # as llama-cpp-python's server runs it
+        verbose=False,
+    )
     found = []
     try:
         for question in QUESTIONS:

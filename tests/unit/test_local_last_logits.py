@@ -6,14 +6,13 @@ patch, on the real model)."""
 from __future__ import annotations
 
 import ctypes
-import sys
-import types
 from typing import Any
 
 import numpy as np
 import pytest
 
 from ground_gate.local import bootstrap, last_logits
+from tests.fakes import fake_modules
 
 VOCAB = 4
 
@@ -108,12 +107,8 @@ def test_eval_last_logits__each_batch_asks_for_and_keeps_its_last_row_only() -> 
 
 def fake_llama_cpp(monkeypatch: pytest.MonkeyPatch, version: str) -> type:
     llama_class = type("Llama", (), {"eval": "original", "logits_to_logprobs": log_softmax})
-    package = types.ModuleType("llama_cpp")
-    package.__version__ = version  # type: ignore[attr-defined]
-    module = types.ModuleType("llama_cpp.llama")
-    module.Llama = llama_class  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "llama_cpp", package)
-    monkeypatch.setitem(sys.modules, "llama_cpp.llama", module)
+    modules = {"llama_cpp": {"__version__": version}, "llama_cpp.llama": {"Llama": llama_class}}
+    fake_modules(monkeypatch, modules)
     return llama_class
 
 
