@@ -26,14 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ground_gate.config.model import Threshold  # noqa: E402
-from ground_gate.dataset_scores import summarise  # noqa: E402
-from ground_gate.gate import evaluate  # noqa: E402
 from ground_gate.judge.base import Usage  # noqa: E402
 from ground_gate.metrics.quotes import closest  # noqa: E402
+from ground_gate.record import ConfigIdentity, DatasetRecord, RunRecord, verdicts  # noqa: E402
 from ground_gate.report.html import render_html  # noqa: E402
 from ground_gate.report.json_report import build_report, row_text  # noqa: E402
 from ground_gate.results import MetricResult, RowResult, UnitResult  # noqa: E402
-from ground_gate.text import split_sentences  # noqa: E402
+from ground_gate.sentences import split_sentences  # noqa: E402
 from tests.integration import browser  # noqa: E402
 
 SHOWN = 10  # rows with judge evidence, as `evidence: shown` quotes it
@@ -82,20 +81,17 @@ def build(records: list[dict[str, Any]], count: int) -> dict[str, Any]:
     failing = [i for i, r in enumerate(picked) if r["label"] == 0][:SHOWN]
     rows = [_row(i, r, i in failing) for i, r in enumerate(picked)]
     thresholds = {"news": {"groundedness": Threshold(min=0.8)}}
-    gate = evaluate(
-        summarise(rows, ["news"], {"groundedness": ("groundedness",)}), thresholds, "fail"
-    )
-    report = build_report(
-        config_path="bench.yml",
-        config_digest="0",
+    record = RunRecord(
+        config=ConfigIdentity("bench.yml", "sha256:0"),
         judge={"provider": "local", "model": "bench", "prompt_version": "bench"},
-        datasets=[("news", count)],
-        rows=rows,
-        gate=gate,
+        datasets=(DatasetRecord("news", count),),
+        rows=tuple(rows),
+        scores_by_metric={"groundedness": ("groundedness",)},
         thresholds=thresholds,
-        usage_by_metric={"groundedness": Usage()},
-        seconds=0.0,
         on_error="fail",
+        incomplete=None,
+        usage={"groundedness": Usage()},
+        seconds=0.0,
         evidence_policy="shown",
         created_at=datetime(2026, 1, 1, tzinfo=UTC),
         texts={
@@ -103,6 +99,7 @@ def build(records: list[dict[str, Any]], count: int) -> dict[str, Any]:
             for row, r in zip(rows, picked, strict=True)
         },
     )
+    report = build_report(record, verdicts(record))
     return dict(report)
 
 

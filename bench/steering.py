@@ -1,4 +1,4 @@
-"""How well `metrics/steering.py` finds text addressed to the judge, and how often it cuts
+"""How well `metrics/addressed.py` finds text addressed to the judge, and how often it cuts
 ordinary text.
 
     .venv/bin/python bench/steering.py --labels ../shared/datasets/*.jsonl
@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ground_gate.metrics.steering import screen  # noqa: E402
+from ground_gate.metrics.addressed import screen  # noqa: E402
 
 SETS = {
     "A (developed on)": ROOT / "bench" / "data" / "injection_set_a.json",

@@ -2,18 +2,20 @@
 
 1. Read and check the whole environment once (Settings); a bad input ends here with exit 2.
 2. Register the secrets with the runner's log masking, before anything else is logged.
-3. In a workflow_run run, publish the pull-request run's artifact and stop: never evaluate,
-   never post the fork's markdown. Its report.json (or, with `merge`, its shard reports,
-   merged here) is checked against the published schema and rendered again here, every string
-   escaped, saying the scores are the pull request's own claim; the exit code then says only
-   whether that could be published (0 or 2).
-4. Otherwise evaluate (the same pipeline as `ground-gate run`, with `shard` only that shard's
-   rows) or, with `merge`, merge the shard reports the workflow downloaded (the same code as
-   `ground-gate merge`: nothing is evaluated), writing the reports into
-   `<working-directory>/ground-gate-report/`.
-5. Publish: job summary, outputs, annotations, then the sticky comment (best effort; a shard
-   never comments: one comment per pull request, the merge job's).
-6. Exit: 2 when the run could not finish, else the gate's verdict (see outcome.py), with
+3. Create the reports' folder and move into the working directory: the only change of
+   directory, so every message names files as the workflow does.
+4. In a workflow_run run, publish the pull-request run's report and stop: never evaluate, never
+   post the fork's markdown. Its report.json (or, with `merge`, its shard reports, merged here)
+   is read by the one strict report reader and rendered again here, every string escaped,
+   saying the scores are the pull request's own claim; the exit code then says only whether
+   that could be published (0 or 2).
+5. Otherwise evaluate (`ground-gate run`'s code, with `shard` only that shard's rows) or, with
+   `merge`, merge the shard reports the workflow downloaded (`ground-gate merge`'s code:
+   nothing is evaluated), writing the reports into `<working-directory>/ground-gate-report/`.
+6. Publish: job summary, step outputs, annotations, then the sticky comment (best effort; a
+   shard never comments: one comment per pull request, the merge job's). github/ is handed
+   the report, the markdown and the pull request's number; it calls nothing back.
+7. Exit: 2 when the run could not finish, else the gate's verdict (see exit_codes.py), with
    `fail-on-threshold: false` turning a missed threshold into 0. A finished shard exits 0:
    its rows alone are not the gate, the merge is.
 """
@@ -23,20 +25,26 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from ground_gate.action_settings import Settings, judge_overrides
-from ground_gate.errors import ConfigError, GroundGateError, MergeError
+from ground_gate.commands.merge import (
+    BASELINE_COPY,
+    MergeOptions,
+    matching_reports,
+    merge,
+    read_merged,
+)
+from ground_gate.commands.run import RunOptions, execute
+from ground_gate.errors import ArtifactRefused, ConfigError, GroundGateError, MergeError
+from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.github.artifact import (
-    Artifact,
-    ArtifactRefused,
-    Load,
     publish_artifact,
-    read_artifact,
-    refuse_oversized,
+    refuse_artifact,
+    required_files,
     shards_pr_number,
 )
 from ground_gate.github.client import GitHubClient
+from ground_gate.github.event import read_pr_number_file
 from ground_gate.github.publish import (
     ReportPaths,
     mask_secrets,
@@ -44,22 +52,21 @@ from ground_gate.github.publish import (
     report_error,
     report_paths,
 )
-from ground_gate.merge import (
-    BASELINE_COPY,
-    MergeOptions,
-    matching_reports,
-    merge,
-    read_merged,
-)
-from ground_gate.outcome import EXIT_ERROR, EXIT_PASSED, exit_code
-from ground_gate.pipeline import Outcome, RunOptions, execute, report_text
-from ground_gate.report.json_report import schema_problems
 from ground_gate.report.markdown import render_markdown
+from ground_gate.report.types import Report
+from ground_gate.report_files import (
+    ARTIFACT_MAX_BYTES,
+    Outcome,
+    ReportFiles,
+    judged,
+    read_report,
+    report_text,
+)
 
-SCHEMA_PROBLEMS_SHOWN = 3
+Echo = Callable[[str], None]
 
 
-def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:
+def run_action(env: Mapping[str, str], echo: Echo) -> int:
     """Run the action's steps; return the exit code."""
     try:
         settings = Settings.from_env(env)
@@ -71,14 +78,13 @@ def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:
         GitHubClient(settings.api_url, settings.github_token) if settings.github_token else None
     )
     try:
+        paths = _enter_working_directory(settings)
         if settings.publish_only:
-            load: Load = _merged_shards(settings) if settings.merge else read_artifact
-            published = publish_artifact(settings, client=client, render=render_artifact, load=load)
-            return EXIT_ERROR if published.comment == "failed" else EXIT_PASSED
+            return _publish_pull_request_run(settings, paths, client)
         if settings.merge:
-            outcome = _merge(settings, settings.merge, echo)
+            outcome = _merge(settings, paths, echo)
         else:
-            outcome = _evaluate(settings, env, echo)
+            outcome = _evaluate(settings, paths, env, echo)
     except GroundGateError as exc:
         report_error(settings, str(exc))
         echo(f"ground-gate: error: {exc}")
@@ -90,6 +96,7 @@ def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:
         report=outcome.report,
         passed=finished and outcome.report["passed"] is True,  # a shard's: its rows'
         client=client,
+        paths=paths,
     )
     return exit_code(
         passed=published.passed,
@@ -98,14 +105,29 @@ def run_action(env: Mapping[str, str], echo: Callable[[str], None]) -> int:
     )
 
 
-def _evaluate(settings: Settings, env: Mapping[str, str], echo: Callable[[str], None]) -> Outcome:
-    paths = _report_dir(settings)
+def _enter_working_directory(settings: Settings) -> ReportPaths:
+    """Create the reports' folder and move into the working directory, once."""
+    paths = report_paths(settings)
+    try:
+        paths.directory.mkdir(parents=True, exist_ok=True)
+        os.chdir(settings.working_directory)
+    except OSError as exc:
+        raise ConfigError(
+            f"working-directory {settings.working_directory}: {exc.strerror or exc}"
+        ) from None
+    return paths
+
+
+def _files(paths: ReportPaths) -> ReportFiles:
+    return ReportFiles(json=paths.json, markdown=paths.markdown, junit=paths.junit, html=paths.html)
+
+
+def _evaluate(
+    settings: Settings, paths: ReportPaths, env: Mapping[str, str], echo: Echo
+) -> Outcome:
     options = RunOptions(
         config_path=settings.config,
-        output_json=paths.json,
-        output_md=paths.markdown,
-        output_html=paths.html,
-        output_junit=paths.junit,
+        files=_files(paths),
         baseline=settings.baseline,
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
@@ -133,75 +155,64 @@ def _write_bytes(path: Path, data: bytes) -> None:
         raise ConfigError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
-def _merge(settings: Settings, pattern: str, echo: Callable[[str], None]) -> Outcome:
+def _merge(settings: Settings, paths: ReportPaths, echo: Echo) -> Outcome:
     """Merge mode: the shard reports the workflow downloaded, merged as `ground-gate merge`
     merges them; nothing is evaluated, no config or dataset is read."""
-    paths = _report_dir(settings)
     options = MergeOptions(
-        reports=matching_reports(Path.cwd(), pattern),
+        reports=matching_reports(Path.cwd(), settings.merge or ""),
         baseline=settings.baseline,
         baseline_copies=True,
-        output_json=paths.json,
-        output_md=paths.markdown,
-        output_html=paths.html,
-        output_junit=paths.junit,
+        files=_files(paths),
     )
     return merge(options, echo)
 
 
-def _report_dir(settings: Settings) -> ReportPaths:
-    """Create the reports' folder and move into the working directory, so that the messages
-    name files as the workflow does."""
-    paths = report_paths(settings)
-    paths.directory.mkdir(parents=True, exist_ok=True)
-    os.chdir(settings.working_directory)
-    return paths
+def _publish_pull_request_run(
+    settings: Settings, paths: ReportPaths, client: GitHubClient | None
+) -> int:
+    """workflow_run: the pull request run's report (or its shards', merged), checked and
+    rendered again here as that run's claim, then published; exit 0 or 2 (published or not)."""
+    try:
+        report, number = pull_request_report(settings, paths)
+        markdown = render_claim(report)
+    except ArtifactRefused as exc:
+        refuse_artifact(settings, str(exc))
+        return EXIT_ERROR
+    published = publish_artifact(
+        settings, report=report, markdown=markdown, pr_number=number, client=client, paths=paths
+    )
+    return EXIT_ERROR if published.comment == "failed" else EXIT_PASSED
 
 
-def _merged_shards(settings: Settings) -> Load:
-    """workflow_run with `merge`: the shard reports a pull request's sharded run left, each
-    checked against the published schema and merged here; the merged verdict is recomputed
-    from their rows, never read from a file. Any problem refuses the whole set."""
-
-    def load(paths: ReportPaths) -> Artifact:
-        _report_dir(settings)
-        try:
-            files = matching_reports(Path.cwd(), settings.merge or "")
-        except MergeError as exc:
-            raise _unmergeable(exc) from exc
-        for path in files:
-            refuse_oversized(path)
-            refuse_oversized(path.parent / BASELINE_COPY)
-        try:
-            # a baseline copy is read as any report is: checked against the schema
-            options = MergeOptions(files, baseline=settings.baseline, baseline_copies=True)
-            report, _ = read_merged(options)
-        except (MergeError, ConfigError) as exc:
-            raise _unmergeable(exc) from exc
-        merged = dict(report)
-        paths.json.write_text(report_text(merged), encoding="utf-8")
-        paths.markdown.write_text(render_artifact(merged), encoding="utf-8")
-        return Artifact(report=merged, pr_number=shards_pr_number(files))
-
-    return load
-
-
-def _unmergeable(exc: Exception) -> ArtifactRefused:
-    return ArtifactRefused(f"the shard reports cannot be merged ({exc}); nothing was posted")
-
-
-def render_artifact(report: Mapping[str, Any]) -> str:
-    """A pull-request run's report.json, checked against the published schema and rendered as
-    that run's unverified claim; ArtifactRefused when it is not a report ground-gate writes."""
-    problems = schema_problems(report, message_chars=160)
-    if problems:
-        shown = "; ".join(problems[:SCHEMA_PROBLEMS_SHOWN])
-        more = len(problems) - SCHEMA_PROBLEMS_SHOWN
-        more_text = f" and {more} more" if more > 0 else ""
-        raise ArtifactRefused(
-            f"report.json does not match the published report schema ({shown}{more_text}); "
-            "nothing was posted"
+def pull_request_report(settings: Settings, paths: ReportPaths) -> tuple[Report, int]:
+    """The report a pull request's run left, and the pull request's number: its report.json,
+    or with `merge` its shard reports merged here (the merged verdict recomputed from their
+    rows, never read from a file). Any problem refuses the whole set (ArtifactRefused)."""
+    if not settings.merge:
+        required_files(paths)
+        report = read_report(
+            paths.json, name="report.json", error=ArtifactRefused, max_bytes=ARTIFACT_MAX_BYTES
         )
+        return report, read_pr_number_file(paths.pr_number)
+    try:
+        files = matching_reports(Path.cwd(), settings.merge)
+        options = MergeOptions(
+            files,
+            baseline=settings.baseline,
+            baseline_copies=True,
+            max_report_bytes=ARTIFACT_MAX_BYTES,
+        )
+        merged = read_merged(options)
+    except (MergeError, ConfigError) as exc:
+        raise ArtifactRefused(f"the shard reports cannot be merged ({exc})") from exc
+    report = judged(merged.record, merged.baseline)
+    paths.json.write_text(report_text(report), encoding="utf-8")
+    paths.markdown.write_text(render_claim(report), encoding="utf-8")
+    return report, shards_pr_number(files)
+
+
+def render_claim(report: Report) -> str:
+    """A pull request run's (schema-checked) report rendered as that run's unverified claim."""
     try:
         return render_markdown(report, unverified=True)
     except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid, yet not renderable

@@ -1,4 +1,4 @@
-"""The command line: parses arguments, calls the pipeline, exits with outcome.py's code.
+"""The command line: parses arguments, calls the pipeline, exits with exit_codes.py's code.
 
 User errors print one line, no traceback. `--output-json -` / `--output-md -` write that
 report to stdout; the markdown summary then goes to stderr, so stdout holds one document.
@@ -9,66 +9,35 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Any, TypeVar
 
 import click
 
 from ground_gate import __version__
+from ground_gate.cli_options import (
+    STDOUT,
+    config_option,
+    echo_err,
+    file_only,
+    one_stdout,
+    report_file_options,
+    shard_option,
+    to_file,
+    user_errors,
+)
+from ground_gate.commands.calibrate import CalibrateOptions
+from ground_gate.commands.calibrate import calibrate as calibrate_run
+from ground_gate.commands.merge import MergeOptions
+from ground_gate.commands.merge import merge as merge_shards
+from ground_gate.commands.plan import PlanOptions, plan_document
+from ground_gate.commands.rerender import RenderOptions, render_saved
+from ground_gate.commands.run import RunOptions, execute
 from ground_gate.config.loader import load_config, schema_text
 from ground_gate.datasets import iter_samples
-from ground_gate.datasets.shards import Shard, parse_shard
-from ground_gate.errors import GroundGateError
+from ground_gate.datasets.shards import Shard
+from ground_gate.exit_codes import install_signal_policy
 from ground_gate.local.commands import models
-from ground_gate.merge import MergeOptions
-from ground_gate.merge import merge as merge_shards
-from ground_gate.outcome import EXIT_ERROR, install_signal_policy
-from ground_gate.pipeline import (
-    CalibrateOptions,
-    Outcome,
-    PlanOptions,
-    RenderOptions,
-    RunOptions,
-    execute,
-    plan_document,
-    render_saved,
-    report_text,
-)
-from ground_gate.pipeline import calibrate as calibrate_run
-
-STDOUT = Path("-")
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _echo_err(message: str) -> None:
-    click.echo(message, err=True)
-
-
-def user_errors(func: F) -> F:
-    """Print a GroundGateError as one line and exit 2, never a traceback."""
-
-    @wraps(func)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return func(*args, **kwargs)
-        except GroundGateError as exc:
-            _echo_err(f"ground-gate: error: {exc}")
-            sys.exit(EXIT_ERROR)
-
-    return wrapper  # type: ignore[return-value]
-
-
-config_option = click.option(
-    "-c",
-    "--config",
-    "config_path",
-    type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("ground-gate.yml"),
-    show_default=True,
-    help="The YAML config.",
-)
+from ground_gate.report_files import Outcome, ReportFiles, report_text
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -95,54 +64,6 @@ def _configure_logging(verbose: int) -> None:
     logger.setLevel(logging.DEBUG if verbose > 1 else logging.INFO if verbose else logging.WARNING)
 
 
-def _shard_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Shard | None:
-    if value is None:
-        return None
-    try:
-        return parse_shard(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc)) from None
-
-
-def _junit_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    if value == STDOUT:
-        raise click.BadParameter("write JUnit XML to a file; '-' is for --output-json/-md")
-    return value
-
-
-def _file_only(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
-    if value == STDOUT:
-        raise click.BadParameter("write the HTML page to a file; '-' is for --output-json/-md")
-    return value
-
-
-output_html_option = click.option(
-    "--output-html",
-    type=click.Path(dir_okay=False, path_type=Path),
-    callback=_file_only,
-    help="Write the HTML page here: one self-contained file (scores, distributions, every row "
-    "with its units marked and its evidence highlighted in the source).",
-)
-
-output_junit_option = click.option(
-    "--output-junit",
-    type=click.Path(dir_okay=False, path_type=Path),
-    callback=_junit_path,
-    help="Write JUnit XML here: a testsuite per dataset, a testcase per row and per threshold.",
-)
-
-
-def _to_file(path: Path | None) -> Path | None:
-    return None if path == STDOUT else path
-
-
-def _one_stdout(json_out: Path | None, md_out: Path | None) -> None:
-    if json_out == md_out == STDOUT:
-        raise click.UsageError(
-            "--output-json - and --output-md -: only one report can go to stdout"
-        )
-
-
 def _print_outcome(
     outcome: Outcome, json_out: Path | None, md_out: Path | None, quiet: bool
 ) -> None:
@@ -155,21 +76,12 @@ def _print_outcome(
     elif not quiet:
         click.echo(outcome.markdown, nl=False, err=True)
     if outcome.report["incomplete"]:
-        _echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+        echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
 
 
 @cli.command()
 @config_option
-@click.option(
-    "--output-json",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the JSON report here ('-': stdout).",
-)
-@click.option(
-    "--output-md",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the markdown report here ('-': stdout).",
-)
+@report_file_options("")
 @click.option("--dataset", "datasets", multiple=True, help="Only this dataset (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most N rows per dataset.")
 @click.option("--no-cache", is_flag=True, help="Ignore and do not write the judge cache.")
@@ -180,26 +92,24 @@ def _print_outcome(
 )
 @click.option(
     "--shard",
-    callback=_shard_option,
+    callback=shard_option,
     metavar="K/N",
     help="Score only shard K of N (rows placed by a hash of dataset and row key); "
     "join the N JSON reports with `ground-gate merge`. A complete shard exits 0.",
 )
-@output_junit_option
-@output_html_option
 @click.option("--quiet", is_flag=True, help="Do not print the markdown report.")
 @user_errors
 def run(
     config_path: Path,
     output_json: Path | None,
     output_md: Path | None,
+    output_junit: Path | None,
+    output_html: Path | None,
     datasets: tuple[str, ...],
     limit: int | None,
     no_cache: bool,
     baseline: Path | None,
     shard: Shard | None,
-    output_junit: Path | None,
-    output_html: Path | None,
     quiet: bool,
 ) -> None:
     """Score every dataset, print the report, exit 0 (passed), 1 (failed) or 2 (error)."""
@@ -208,33 +118,19 @@ def run(
         datasets=datasets,
         limit=limit,
         no_cache=no_cache,
-        output_json=_to_file(output_json),
-        output_md=_to_file(output_md),
+        files=ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html),
         baseline=baseline,
         shard=shard,
-        output_junit=output_junit,
-        output_html=output_html,
     )
-    _one_stdout(output_json, output_md)
-    outcome = execute(options, os.environ, _echo_err)
+    one_stdout(output_json, output_md)
+    outcome = execute(options, os.environ, echo_err)
     _print_outcome(outcome, output_json, output_md, quiet)
     sys.exit(outcome.exit_code)
 
 
 @cli.command()
 @click.argument("reports", nargs=-1, required=True, type=click.Path(dir_okay=False, path_type=Path))
-@click.option(
-    "--output-json",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the merged JSON report here ('-': stdout).",
-)
-@click.option(
-    "--output-md",
-    type=click.Path(dir_okay=False, path_type=Path),
-    help="Write the markdown report here ('-': stdout).",
-)
-@output_junit_option
-@output_html_option
+@report_file_options("merged ")
 @click.option(
     "--baseline",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -254,11 +150,10 @@ def merge(
     """Join the JSON reports of `run --shard K/N` (all N of them) into the unsharded run's
     report; exit 0 (passed), 1 (failed) or 2 (a shard missing, repeated or from another
     config, datasets or prompts; a report that is not valid)."""
-    _one_stdout(output_json, output_md)
-    options = MergeOptions(
-        reports, baseline, _to_file(output_json), _to_file(output_md), output_junit, output_html
-    )
-    outcome = merge_shards(options, _echo_err)
+    one_stdout(output_json, output_md)
+    files = ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html)
+    options = MergeOptions(reports, baseline, files)
+    outcome = merge_shards(options, echo_err)
     _print_outcome(outcome, output_json, output_md, quiet)
     sys.exit(outcome.exit_code)
 
@@ -277,7 +172,7 @@ def merge(
     "--html",
     "output_html",
     type=click.Path(dir_okay=False, path_type=Path),
-    callback=_file_only,
+    callback=file_only,
     help="Write the self-contained HTML page here.",
 )
 @user_errors
@@ -286,8 +181,8 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
     renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read."""
     if output_md is None and output_html is None:
         output_md = STDOUT
-    options = RenderOptions(report_path, _to_file(output_md), output_html)
-    markdown, code = render_saved(options, _echo_err)
+    options = RenderOptions(report_path, to_file(output_md), output_html)
+    markdown, code = render_saved(options, echo_err)
     if output_md == STDOUT:
         click.echo(markdown, nl=False)
     sys.exit(code)
@@ -352,7 +247,7 @@ def schema() -> None:
 @click.option(
     "--output-html",
     type=click.Path(dir_okay=False, path_type=Path),
-    callback=_file_only,
+    callback=file_only,
     help="Write the HTML page here: per group and score, the labelled rows' distributions and "
     "the ROC curve, with the suggested threshold and its interval.",
 )
@@ -367,17 +262,10 @@ def calibrate(
     output_html: Path | None,
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
-    _one_stdout(output_json, output_md)
-    options = CalibrateOptions(
-        config_path,
-        labels,
-        limit,
-        no_cache,
-        _to_file(output_json),
-        _to_file(output_md),
-        output_html,
-    )
-    outcome = calibrate_run(options, os.environ, _echo_err)
+    one_stdout(output_json, output_md)
+    files = ReportFiles(json=to_file(output_json), markdown=to_file(output_md), html=output_html)
+    options = CalibrateOptions(config_path, labels, limit, no_cache, files)
+    outcome = calibrate_run(options, os.environ, echo_err)
     _print_outcome(outcome, output_json, output_md, quiet=False)
     sys.exit(outcome.exit_code)
 
@@ -387,7 +275,7 @@ def action() -> None:
     """GitHub Action mode (the container's entry point): evaluate, then publish to GitHub."""
     from ground_gate.action import run_action
 
-    sys.exit(run_action(os.environ, _echo_err))
+    sys.exit(run_action(os.environ, echo_err))
 
 
 cli.add_command(models)

@@ -1,7 +1,13 @@
-"""Named errors raised by the inner layers; only the entry points (cli.py, action.py) turn them
-into exit codes (outcome.py)."""
+"""Named errors raised by the inner layers, and how a bad value is described in their
+messages (`expected X, got <this>`). Only the entry points (cli.py, action.py) turn errors into
+exit codes (exit_codes.py). Stdlib only: any layer may use it.
+"""
 
 from __future__ import annotations
+
+from typing import Any
+
+_SHOWN_TEXT = 60  # a longer string is cut to this many characters, "..." included
 
 
 class GroundGateError(Exception):
@@ -32,6 +38,42 @@ class GitHubError(GroundGateError):
     """A GitHub API call failed."""
 
 
+class ArtifactRefused(ConfigError):
+    """A pull request run's report (the fork-safe workflow_run half) is not a report
+    ground-gate writes: nothing is posted."""
+
+
 class MergeError(GroundGateError):
     """Shard reports that cannot be merged: missing or repeated shards, different configs,
     datasets or prompts, or a file that is not a valid report."""
+
+
+def describe_value(value: Any, *, show_text: bool = True, mapping: str = "a mapping") -> str:
+    """`null`, `true`, `3`, `'text'`, `a list`, `a mapping`...
+
+    show_text: quote a string itself (cut to 60 characters), or just say "a string" (dataset
+    text is long, and the message already names the row and column).
+    mapping: what a dict is called in the file's own terms ("a mapping" in YAML, "an object" in
+    JSON).
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        if not show_text:
+            return "a string"
+        cut = _SHOWN_TEXT - 3
+        return repr(value if len(value) <= _SHOWN_TEXT else value[:cut] + "...")
+    if isinstance(value, dict):
+        return mapping
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def describe_json_value(value: Any) -> str:
+    """`describe_value` in a dataset's terms: a dict is "an object", text is not quoted."""
+    return describe_value(value, show_text=False, mapping="an object")

@@ -6,10 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from ground_gate.judge.base import Usage
+from ground_gate.usage import Usage
 
 Status = Literal["ok", "no_claims", "error"]
-# detail key of a unit cut before judging because it spoke to the judge (metrics/steering.py)
+# detail key of a unit cut before judging because it spoke to the judge (metrics/addressed.py)
 ADDRESSED_TO_JUDGE = "addressed_to_judge"
 
 
@@ -49,7 +49,7 @@ class RowResult:
     sample_id: str
     metrics: tuple[MetricResult, ...]
     seconds: float = 0.0
-    # (field, passage) cut before judging because it spoke to the judge (metrics/steering.py)
+    # (field, passage) cut before judging because it spoke to the judge (metrics/addressed.py)
     addressed: tuple[tuple[str, str], ...] = ()
 
 

@@ -10,31 +10,29 @@ answers nothing usable (a wrong chat template, a proxy's canned text) never pass
 gate on scores it did not give.
 Results are appended to `RunResult.rows` as rows finish, so an interrupted run keeps them.
 
-`add_evidence` is the pass after the gate that quotes evidence for chosen units only (the
-ones the report shows); it never changes a score.
+`score_all` is how a command runs it: a progress display, the judge closed after, and Ctrl-C
+keeping the rows already scored. The evidence pass after the gate is evidence.py's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
 
+from ground_gate.config.model import JudgeConfig
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.judge.base import Completion, Judge, UnusableReplyError, Usage
+from ground_gate.judge.base import Completion, Judge, UnusableReplyError
 from ground_gate.metrics import Metric, RowSession
-from ground_gate.results import (
-    ADDRESSED_TO_JUDGE,
-    MetricCost,
-    MetricResult,
-    RowResult,
-    UnitResult,
-)
+from ground_gate.progress import RowProgress
+from ground_gate.results import MetricCost, MetricResult, RowResult
+from ground_gate.usage import Usage
 
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 @dataclass
@@ -204,111 +202,54 @@ async def run(
     return result
 
 
-class Quoting(Protocol):
-    """A metric that can quote the source as evidence for one of its units."""
-
-    @property
-    def name(self) -> str: ...
-
-    async def quote(self, sample: Sample, unit: UnitResult, session: RowSession) -> str: ...
+def rows_at_once(config: JudgeConfig) -> int:
+    """Rows scored at once: llama.cpp answers one request at a time, so one row at a time
+    keeps its prefix cache warm; a remote judge takes the config's max_concurrency."""
+    return 1 if config.provider == "local" else config.max_concurrency
 
 
-@dataclass
-class EvidenceResult:
-    quoted: int = 0  # units that got a quote in this pass
-    missing: int = 0  # units asked for that have none (the judge failed on them)
-    problem: str | None = None  # why, when some are missing
-    judge_unavailable: bool = False  # then no further call is tried
-
-    def failed(self, exc: JudgeError) -> None:
-        self.missing += 1
-        if isinstance(exc, JudgeUnavailableError):
-            if not self.judge_unavailable:
-                self.problem = f"the judge is unavailable: {exc}"
-            self.judge_unavailable = True
-        elif self.problem is None:
-            self.problem = str(exc)
-
-
-def _with_evidence(
-    metric: MetricResult, quotes: Mapping[int, str], session: RowSession
-) -> MetricResult:
-    units = tuple(
-        replace(u, evidence=quotes[i]) if i in quotes else u for i, u in enumerate(metric.units)
-    )
-    usage, cost = Usage(), Usage()
-    usage.add(metric.usage)
-    usage.add(session.usage)
-    cost.add(metric.cost)
-    cost.add(session.cost)
-    return replace(metric, units=units, usage=usage, cost=cost)
-
-
-async def _quote_units(
-    sample: Sample,
-    found: MetricResult,
-    indices: Sequence[int],
-    metric: Quoting,
-    session: RowSession,
-    outcome: EvidenceResult,
-) -> dict[int, str]:
-    quotes: dict[int, str] = {}
-    # a unit cut before judging (it spoke to the judge) was never judged: nothing to quote
-    indices = [i for i in indices if not found.units[i].detail.get(ADDRESSED_TO_JUDGE)]
-
-    async def quote(i: int) -> None:
-        if outcome.judge_unavailable:
-            outcome.missing += 1
-            return
-        try:
-            quotes[i] = await metric.quote(sample, found.units[i], session)
-        except JudgeError as exc:
-            outcome.failed(exc)
-
-    await asyncio.gather(*(quote(i) for i in indices))
-    outcome.quoted += len(quotes)
-    return quotes
-
-
-async def add_evidence(
-    result: RunResult,
-    samples: Mapping[tuple[str, str], Sample],
-    wanted: Mapping[tuple[str, str], Sequence[int]],
-    metric: Quoting,
+def score_all(
+    config: JudgeConfig,
+    work: Sequence[tuple[str, Sequence[Sample]]],
+    metrics: Sequence[Metric],
     judge: Judge,
-    *,
-    row_concurrency: int,
-) -> EvidenceResult:
-    """Quote evidence for the units `wanted` ((dataset, row id) -> indices into `metric`'s
-    units) that have none; the rows in `result` are replaced with the quotes added and the
-    calls' usage counted in the metric's usage of that row.
+    then: Callable[[RunResult], Awaitable[T]] | None = None,
+) -> tuple[RunResult, T | None]:
+    """Run every row with a progress display; Ctrl-C keeps the rows already scored.
 
-    A judge failure leaves the unit without evidence and is reported, never raised: a
-    missing quote is not a missing score. Once the judge is unavailable no call is tried.
+    then: a step run once every row was scored, with the same judge before it is closed (the
+    evidence for the rows the report shows); its result is returned beside the run's. It is
+    skipped (None) when the run is incomplete.
     """
-    outcome = EvidenceResult()
-    started = time.monotonic()
-    gate = asyncio.Semaphore(row_concurrency)
-    position = {(r.dataset, r.sample_id): i for i, r in enumerate(result.rows)}
+    result = RunResult()
+    reporter = RowProgress()
+    after: list[T] = []
 
-    async def one(key: tuple[str, str], indices: Sequence[int]) -> None:
-        row = result.rows[position[key]]
-        found = [m for m in row.metrics if m.metric == metric.name and m.status == "ok"]
-        todo = [i for i in indices if found and found[0].units[i].evidence is None]
-        if not todo:
-            return
-        async with gate:
-            row_started = time.monotonic()
-            session = RowSession(judge, metric.name, memo={})
-            quotes = await _quote_units(samples[key], found[0], todo, metric, session, outcome)
-            metrics = tuple(
-                _with_evidence(m, quotes, session) if m is found[0] else m for m in row.metrics
+    async def scored() -> None:
+        try:
+            await run(
+                work,
+                metrics,
+                judge,
+                row_concurrency=rows_at_once(config),
+                result=result,
+                progress=reporter,
             )
-            seconds = round(row.seconds + time.monotonic() - row_started, 3)
-            result.rows[position[key]] = replace(row, metrics=metrics, seconds=seconds)
+            reporter.close()
+            if then is not None and result.incomplete is None:
+                after.append(await then(result))
+        finally:
+            close = getattr(judge, "aclose", None)
+            if close is not None:
+                await close()
 
     try:
-        await asyncio.gather(*(one(key, indices) for key, indices in wanted.items()))
+        asyncio.run(scored())
+    except KeyboardInterrupt:
+        result.incomplete = (
+            "interrupted (Ctrl-C or SIGTERM); the rows scored before are kept and a re-run resumes "
+            "from the judge cache"
+        )
     finally:
-        result.seconds = round(result.seconds + time.monotonic() - started, 3)
-    return outcome
+        reporter.close()
+    return result, (after[0] if after else None)

@@ -14,7 +14,7 @@ import sys
 
 import ground_gate
 from ground_gate.local.server import SERVER_MODULE
-from ground_gate.text import split_sentences
+from ground_gate.sentences import split_sentences
 
 HARD_CASE = "Dr. Smith met the U.S. envoy at 3.5 p.m. on Friday. He left."
 EXPECTED = ["Dr. Smith met the U.S. envoy at 3.5 p.m. on Friday.", "He left."]

@@ -1,7 +1,7 @@
 """Every JSON report a test builds is checked against the published schema.
 
 `build_report` is wrapped once for the session, in its own module and wherever a module
-imported it by name (`ground_gate.pipeline`, the report tests...), so a report built by any
+imported it by name (the run command, report_files, the report tests...), so a report built by any
 path, the CLI's included, is validated. A report that does not match fails the test that built
 it, naming the field: in the call itself, and again at teardown in case the code under test
 swallowed the error.
@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from ground_gate.report import json_report
+from ground_gate.report.schema import schema_problems
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.support_bot import rate
 
 _ORIGINAL = json_report.build_report
-schema_problems = json_report.schema_problems
 _problems: list[str] = []
 
 

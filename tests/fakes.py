@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from ground_gate.judge.base import Completion, JudgeRequest, Usage
+from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.usage import Usage
 
 Script = Callable[[JudgeRequest], Completion]
 

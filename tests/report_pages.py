@@ -10,9 +10,10 @@ from typing import Any
 from ground_gate.config.model import Threshold
 from ground_gate.dataset_scores import summarise
 from ground_gate.gate import evaluate
-from ground_gate.judge.base import Usage
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.results import MetricResult, RowResult, UnitResult
+from ground_gate.usage import Usage
+from tests.records import run_record
 
 # Each would run a script, load a resource or change the page if it were not escaped.
 HOSTILE = (
@@ -95,19 +96,15 @@ def synthetic_report(rows: int, hostile: bool = False) -> dict[str, Any]:
     names = _names(hostile)
     scores = {"groundedness": ("groundedness",), "faithfulness": ("faithfulness",)}
     thresholds = {name: THRESHOLDS for name in names}
-    report = build_report(
-        config_path="gg.yml",
-        config_digest="abc",
-        judge={"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "1"},
+    record = run_record(
+        results,
         datasets=[(n, sum(1 for r in results if r.dataset == n)) for n in names],
-        rows=results,
-        gate=evaluate(summarise(results, names, scores), thresholds, "fail"),
         thresholds=thresholds,
-        usage_by_metric={"groundedness": Usage(calls=3 * rows), "faithfulness": Usage(calls=rows)},
+        usage={"groundedness": Usage(calls=3 * rows), "faithfulness": Usage(calls=rows)},
         seconds=12.0,
-        on_error="fail",
         evidence_policy="shown",
         created_at=datetime(2026, 1, 1, tzinfo=UTC),
         texts={(r.dataset, r.sample_id): row_text(*t) for r, t in built},
     )
+    report = build_report(record, evaluate(summarise(results, names, scores), thresholds, "fail"))
     return dict(report)

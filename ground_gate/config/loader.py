@@ -9,13 +9,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import stat
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from ground_gate.config.meaning import DEFAULT_KEY_ENV, meaning_problems
 from ground_gate.config.model import (
     DEFAULT_CONFIDENCE,
     SCORE_NAMES,
@@ -33,10 +31,11 @@ from ground_gate.config.model import (
     Threshold,
 )
 from ground_gate.config.paths import dataset_path, link_problem
-from ground_gate.config.problems import schema_problems, schema_text
+from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems
+from ground_gate.config.schema_check import schema_problems, schema_text
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
-from ground_gate.errors import ConfigError
-from ground_gate.values import describe_value
+from ground_gate.errors import ConfigError, describe_value
+from ground_gate.file_reader import Unreadable, problem, read_capped
 
 __all__ = ["load_config", "schema_text"]
 
@@ -60,12 +59,27 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
             f"{file}:{document.line_of(())}: expected a mapping (version, judge, datasets, "
             f"metrics) at the top level, got {describe_value(data)}"
         )
-    problems = schema_problems(document) or meaning_problems(document, env)
+    problems = schema_problems(document) or rule_problems(document, env)
     if problems:
         lines = sorted(dict.fromkeys(problems), key=lambda p: (p.line, format_key_path(p.path)))
         raise ConfigError("\n".join(p.render(file) for p in lines))
     config = _build(data, path, hashlib.sha256(raw).hexdigest(), document)
-    return replace(config, resolved_digest=resolved_digest(data))
+    return replace(
+        config, resolved_digest=resolved_digest(data), scoring_digest=scoring_digest(data)
+    )
+
+
+# Settings that change how a run goes, never what it scores or decides: where the judge cache
+# lives, how many requests run at once, timeouts and retries, what the judge costs and may
+# spend, which variable holds the key, and how large a dataset may be. Shards may differ in
+# them (one cache folder per shard, say) and still merge.
+NOT_SCORING: dict[str, frozenset[str]] = {
+    "judge": frozenset(
+        {"cache_dir", "max_concurrency", "timeout_s", "max_retries", "prices", "budget"}
+        | {"api_key_env", "model_dir", "threads"}
+    ),
+    "": frozenset({"limits"}),
+}
 
 
 def resolved_digest(data: Any) -> str:
@@ -76,26 +90,26 @@ def resolved_digest(data: Any) -> str:
     return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
 
 
+def scoring_digest(data: Mapping[str, Any]) -> str:
+    """`resolved_digest` of the config without the settings in NOT_SCORING: what shards must
+    share to merge (the judge, its model and endpoint, prompts, metrics, thresholds, data)."""
+    kept = {k: v for k, v in data.items() if k not in NOT_SCORING[""]}
+    judge = data.get("judge")
+    if isinstance(judge, Mapping):
+        kept["judge"] = {k: v for k, v in judge.items() if k not in NOT_SCORING["judge"]}
+    return resolved_digest(kept)
+
+
 def _read(path: Path) -> bytes:
     """The file's bytes; a FIFO, a device or a file over MAX_CONFIG_BYTES is refused unread."""
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise ConfigError(f"{path}: is a directory, expected a YAML config file")
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(f"{path}: not a regular file (a pipe or a device?)")
-        with path.open("rb") as handle:
-            raw = handle.read(MAX_CONFIG_BYTES + 1)
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found") from None
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file: {exc.strerror}") from None
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(
-            f"{path}: the config is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; "
-            "a config is a page of YAML (rows belong in dataset files)"
+        return read_capped(path, MAX_CONFIG_BYTES)
+    except Unreadable as exc:
+        too_large = (
+            f"the config is larger than {MAX_CONFIG_BYTES // 1_000_000} MB; a config is a page "
+            "of YAML (rows belong in dataset files)"
         )
-    return raw
+        raise ConfigError(f"{path}: {problem(exc, 'a YAML config file', too_large)}") from None
 
 
 def _decode(raw: bytes, file: str) -> str:

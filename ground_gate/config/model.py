@@ -78,7 +78,7 @@ class JudgeConfig:
     timeout_s: float = 60.0
     max_retries: int = 5
     cache_dir: Path | None = Path(".ground-gate/cache")
-    # text in a row addressed to the judge: cut before judging (metrics/steering.py) or keep
+    # text in a row addressed to the judge: cut before judging (metrics/addressed.py) or keep
     addressed_text: Literal["cut", "keep"] = "cut"
     # local provider only
     model_dir: Path | None = None  # where downloaded GGUF files are kept; default: user cache
@@ -217,6 +217,7 @@ class Config:
     path: Path | None = None  # the file it was read from
     digest: str = ""  # sha256 of the file's bytes, for the report
     resolved_digest: str = ""  # sha256 of the config after interpolation (loader.resolved_digest)
+    scoring_digest: str = ""  # sha256 of what in it can change a verdict (loader.scoring_digest)
 
     def thresholds_for(self, dataset: DatasetConfig) -> dict[str, Threshold]:
         merged = dict(self.thresholds)

@@ -11,14 +11,13 @@ import bisect
 import csv
 import json
 import re
-import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ground_gate.config.model import Limits
-from ground_gate.errors import DatasetError
-from ground_gate.values import describe_json_value
+from ground_gate.errors import DatasetError, describe_json_value
+from ground_gate.file_reader import Unreadable, open_regular, problem
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 
@@ -74,20 +73,11 @@ def read_rows(path: Path, dataset: str, limits: Limits | None = None) -> Iterato
 
 def _open(path: Path, name: str, limits: Limits) -> IO[bytes]:
     try:
-        info = path.stat()
-        if stat.S_ISDIR(info.st_mode):
-            raise DatasetError(f"{path}: is a directory, expected a dataset file")
-        if not stat.S_ISREG(info.st_mode):  # a FIFO would block, /dev/zero never end
-            raise DatasetError(
-                f"{path}: not a regular file (a pipe or a device?) (dataset '{name}')"
-            )
-        if info.st_size > limits.max_file_bytes:
-            raise DatasetError(_file_too_big(path, info.st_size, limits))
-        return path.open("rb")
-    except FileNotFoundError:
-        raise DatasetError(f"{path}: dataset file not found (dataset '{name}')") from None
-    except OSError as exc:
-        raise DatasetError(f"{path}: cannot read the dataset: {exc.strerror}") from None
+        return open_regular(path, limits.max_file_bytes)
+    except Unreadable as exc:
+        too_large = _file_too_big(path, exc.size, limits).removeprefix(f"{path}: ")
+        expected = f"a dataset file (dataset '{name}')"
+        raise DatasetError(f"{path}: {problem(exc, expected, too_large)}") from None
 
 
 def _file_too_big(path: Path, size: int | None, limits: Limits) -> str:

@@ -14,7 +14,7 @@ class Sample:
     response: str
     question: str | None = None
     line: int | None = None  # where the row starts in its file, for messages
-    # (field, passage) cut before judging because it speaks to the judge (metrics/steering.py)
+    # (field, passage) cut before judging because it speaks to the judge (metrics/addressed.py)
     addressed: tuple[tuple[str, str], ...] = ()
     # what places the row in a shard: its id when the row has one, else a digest of its
     # content (datasets/identity.py); derived from the other fields, so not compared

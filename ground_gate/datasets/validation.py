@@ -13,8 +13,7 @@ from ground_gate.datasets.fields import columns
 from ground_gate.datasets.formats import Row
 from ground_gate.datasets.identity import content_key, id_key
 from ground_gate.datasets.sample import Sample
-from ground_gate.errors import DatasetError
-from ground_gate.values import describe_json_value
+from ground_gate.errors import DatasetError, describe_json_value
 
 MAX_ID_CHARS = 256  # ids name rows in reports and comments
 

@@ -1,61 +1,35 @@
-"""The workflow_run half of the fork-safe pattern: read the report a pull request's run left,
-check it, and publish it re-rendered. Never evaluates anything, never posts the fork's markdown.
+"""The workflow_run half of the fork-safe pattern: publish a pull request's run's report, which
+the action read, checked and rendered again, as that run's claim. Never evaluates anything.
 
-The artifact comes from the pull request's own run, which the pull request controls: its
-report.md is never read, its report.json is checked against the published schema and rendered
-again by `render` (every string escaped, the headline saying whose claim it is), and the
-result says only whether the comment could be published, never whether the gate passed.
+The report comes from the pull request's own run, which the pull request controls: the action
+hands this module the report it read through the strict report reader, the markdown it
+rendered from it (every string escaped, the headline saying whose claim it is) and the pull
+request's number; the result says only whether the comment could be published, never whether
+the gate passed.
 """
 
 from __future__ import annotations
 
-import json
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
-from ground_gate.errors import ConfigError, GitHubError
+from ground_gate.errors import ArtifactRefused, ConfigError, GitHubError
 from ground_gate.github.event import (
     PR_NUMBER_FILE,
     load_event,
     read_pr_number_file,
     workflow_run_head_sha,
 )
-from ground_gate.github.outputs import annotate, append_step_summary, write_outputs
-from ground_gate.github.publish import (
-    PublishResult,
-    ReportPaths,
-    fenced,
-    publish_report,
-    report_paths,
-)
+from ground_gate.github.publish import PublishResult, ReportPaths, fenced, publish_report
+from ground_gate.github.step_outputs import annotate, append_step_summary, write_outputs
 from ground_gate.github.sticky_comment import DOCS, REPORT_DIR, GitHubAPI, Sleep, with_retries
 
-MAX_REPORT_BYTES = 64 * 1024 * 1024
 UNVERIFIED = "reported by the pull request's run, not re-verified"
-
-
-class ArtifactRefused(ConfigError):
-    """The artifact's report.json is not a report ground-gate would write: nothing is posted."""
-
-
-# Checks the report against the published schema (raising ArtifactRefused) and renders it.
-Render = Callable[[Mapping[str, Any]], str]
-
-
-@dataclass(frozen=True)
-class Artifact:
-    report: dict[str, Any]
-    pr_number: int
-
-
-# Reads what the pull-request run left (raising ArtifactRefused for what is not a report):
-# `read_artifact` for one report, the action's merge for a sharded run's shard reports.
-Load = Callable[[ReportPaths], Artifact]
 
 
 @dataclass(frozen=True)
@@ -64,35 +38,15 @@ class Refusal:
     outcome: str  # skipped (nothing to do) | failed (could not publish)
 
 
-def read_artifact(paths: ReportPaths) -> Artifact:
-    """The JSON report and PR number a pull-request run left (its report.md is never read)."""
+def required_files(paths: ReportPaths) -> None:
+    """ConfigError naming the file the workflow did not download (report.json, the PR's
+    number): a workflow mistake, not the pull request's doing."""
     for path in (paths.json, paths.pr_number):
         if not path.is_file():
             raise ConfigError(
                 f"{path}: missing; in a workflow_run workflow, download the pull-request run's "
                 f"'{REPORT_DIR}' artifact into the working directory first (see {DOCS})"
             )
-    try:
-        refuse_oversized(paths.json)
-        report = json.loads(paths.json.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise ArtifactRefused(
-            f"{paths.json}: cannot read the report artifact ({type(exc).__name__}); "
-            "nothing was posted"
-        ) from exc
-    if not isinstance(report, dict):
-        raise ArtifactRefused(f"{paths.json}: expected a JSON object (a ground-gate report)")
-    return Artifact(report=report, pr_number=read_pr_number_file(paths.pr_number))
-
-
-def refuse_oversized(path: Path) -> None:
-    """ArtifactRefused for a file larger than any report ground-gate writes: a privileged run
-    does not read a pull request's gigabytes."""
-    if path.is_file() and path.stat().st_size > MAX_REPORT_BYTES:
-        raise ArtifactRefused(
-            f"{path}: larger than {MAX_REPORT_BYTES // 2**20} MiB; not a report ground-gate "
-            "would write, nothing was posted"
-        )
 
 
 def shards_pr_number(reports: Sequence[Path]) -> int:
@@ -108,8 +62,7 @@ def shards_pr_number(reports: Sequence[Path]) -> int:
     numbers = sorted({read_pr_number_file(f) for f in files})
     if len(numbers) > 1:
         raise ArtifactRefused(
-            f"the shard reports name different pull requests ({', '.join(map(str, numbers))}); "
-            "nothing was posted"
+            f"the shard reports name different pull requests ({', '.join(map(str, numbers))})"
         )
     return numbers[0]
 
@@ -117,33 +70,29 @@ def shards_pr_number(reports: Sequence[Path]) -> int:
 def publish_artifact(
     settings: Settings,
     *,
+    report: Mapping[str, Any],
+    markdown: str,
+    pr_number: int,
     client: GitHubAPI | None,
-    render: Render,
-    load: Load = read_artifact,
+    paths: ReportPaths,
     out: TextIO | None = None,
     sleep: Sleep = time.sleep,
 ) -> PublishResult:
-    """workflow_run mode: publish the downloaded report, re-rendered; never evaluate.
+    """workflow_run mode: publish the pull request run's report, re-rendered; never evaluate.
 
-    The result's `comment` is `failed` when the report was refused or could not be posted,
-    `passed` is always False: nothing here verifies the pull request's scores.
+    The result's `comment` is `failed` when the report could not be posted; `passed` is
+    always False: nothing here verifies the pull request's scores.
     """
     out = out or sys.stdout
-    paths = report_paths(settings)
-    try:
-        artifact = load(paths)
-        markdown = render(artifact.report)
-    except ArtifactRefused as exc:
-        return _refused(settings, str(exc), out)
-    claimed = artifact.report.get("status") == "passed" and artifact.report.get("passed") is True
-    refusal = check_pr_head(settings, client, artifact.pr_number, sleep)
+    claimed = report.get("status") == "passed" and report.get("passed") is True
+    refusal = check_pr_head(settings, client, pr_number, sleep)
     result = publish_report(
         settings,
         markdown=markdown,
-        report=artifact.report,
+        report=report,
         passed=False,
         client=client,
-        pr_number=artifact.pr_number,
+        pr_number=pr_number,
         paths=paths,
         out=out,
         sleep=sleep,
@@ -155,7 +104,11 @@ def publish_artifact(
     return result
 
 
-def _refused(settings: Settings, why: str, out: TextIO) -> PublishResult:
+def refuse_artifact(settings: Settings, why: str, out: TextIO | None = None) -> PublishResult:
+    """The pull request run's report was refused (not a report ground-gate writes): say so
+    where people look; nothing is posted."""
+    out = out or sys.stdout
+    why = f"{why}; nothing was posted"
     message = f"not publishing the pull request run's report: {why}"
     annotate("warning", message, out, title="ground-gate")
     append_step_summary(

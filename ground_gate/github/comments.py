@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from ground_gate.github.body import COMMENT_LIMIT_CHARS, fit_body
+from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS, fit_body
 
 # The author of comments posted with the workflow's GITHUB_TOKEN.
 GITHUB_ACTIONS_LOGIN = "github-actions[bot]"

@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from ground_gate.action_settings import Settings
-from ground_gate.github import report_reader
+from ground_gate.github import verdicts
 from ground_gate.github.event import PR_NUMBER_FILE, load_event, pr_number, write_pr_number_file
-from ground_gate.github.outputs import add_mask, annotate, append_step_summary, write_outputs
+from ground_gate.github.step_outputs import add_mask, annotate, append_step_summary, write_outputs
 from ground_gate.github.sticky_comment import REPORT_DIR, GitHubAPI, Sleep, post_comment
 
 
@@ -75,23 +75,19 @@ def publish(
     report: Mapping[str, Any],
     passed: bool,
     client: GitHubAPI | None,
-    pr_number: int | None = None,
-    paths: ReportPaths | None = None,
+    paths: ReportPaths,
     out: TextIO | None = None,
     sleep: Sleep = time.sleep,
 ) -> PublishResult:
-    """Job summary, outputs, annotations, then the sticky comment (best effort).
-
-    `pr_number` overrides the number read from the event payload (workflow_run mode).
-    """
+    """Job summary, step outputs, annotations, then the sticky comment (best effort)."""
     return publish_report(
         settings,
         markdown=markdown,
         report=report,
         passed=passed,
         client=client,
-        pr_number=pr_number,
-        paths=paths or report_paths(settings),
+        pr_number=None,
+        paths=paths,
         out=out or sys.stdout,
         sleep=sleep,
         blocked=None,
@@ -114,7 +110,7 @@ def publish_report(
 ) -> PublishResult:
     """`summary_as` replaces the one-line summary made from the report (workflow_run mode)."""
     mask_secrets(settings, out)
-    summary = summary_as or report_reader.summary_line(report, passed)
+    summary = summary_as or verdicts.summary_line(report, passed)
     warnings: list[str] = []
 
     def warn(message: str) -> None:
@@ -198,7 +194,7 @@ def _write_outputs(
             # in a workflow_run run these files are the pull request's own: never offered
             "report-html": _made_here(paths.html, settings),
             "report-junit": _made_here(paths.junit, settings),
-            "scores": json.dumps(report_reader.scores_by_dataset(report), separators=(",", ":")),
+            "scores": json.dumps(verdicts.scores_by_dataset(report), separators=(",", ":")),
             "summary": summary,
             "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
         },
@@ -218,14 +214,14 @@ def _event_pr_number(settings: Settings) -> int | None:
 
 
 def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:
-    incomplete = report_reader.incomplete_reason(report)
+    incomplete = verdicts.incomplete_reason(report)
     if incomplete:
         annotate(
             "error", f"the evaluation did not complete: {incomplete}", out, title="ground-gate"
         )
     if "shard" in report:  # its rows alone gate nothing: the merge job annotates, once
         return
-    for check in report_reader.failures(report):
+    for check in verdicts.failures(report):
         annotate(
             "error",
             f"{check.dataset}: {check.score} {check.reason}",

@@ -8,7 +8,7 @@ from typing import Any, Protocol, TextIO, TypeVar
 
 from ground_gate.action_settings import Settings
 from ground_gate.errors import GitHubError
-from ground_gate.github.body import COMMENT_LIMIT_CHARS
+from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubHTTPError, GitHubNetworkError
 from ground_gate.github.comments import GITHUB_ACTIONS_LOGIN, CommentResult, upsert_sticky
 

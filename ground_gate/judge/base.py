@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
 from ground_gate.errors import JudgeError
+from ground_gate.usage import Usage
 
 E = TypeVar("E", bound=JudgeError)
 _SPENT = "judge_usage"
@@ -51,50 +52,6 @@ class JudgeRequest:
     max_tokens: int = 1
     json_schema: Mapping[str, Any] | None = None
     logprobs: bool = False
-
-
-@dataclass
-class Usage:
-    """What judge calls spent. `calls` counts every HTTP request made, failed ones included
-    (a retried call is several); `retries` how many of them were retries or repairs."""
-
-    calls: int = 0
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cached_tokens: int = 0
-    cache_hits: int = 0
-    retries: int = 0
-    parse_failures: int = 0
-    seconds: float = 0.0
-    # Cache hits whose original cost was not recorded (entries written before costs were).
-    unrecorded: int = 0
-
-    def add(self, other: Usage) -> None:
-        self.calls += other.calls
-        self.prompt_tokens += other.prompt_tokens
-        self.completion_tokens += other.completion_tokens
-        self.cached_tokens += other.cached_tokens
-        self.cache_hits += other.cache_hits
-        self.retries += other.retries
-        self.parse_failures += other.parse_failures
-        self.seconds += other.seconds
-        self.unrecorded += other.unrecorded
-
-    def as_dict(self) -> dict[str, float | int]:
-        return dict(self.__dict__)
-
-    @classmethod
-    def from_dict(cls, raw: object) -> Usage | None:
-        """A Usage from `as_dict()` output, or None when `raw` is not one."""
-        if not isinstance(raw, dict):
-            return None
-        values: dict[str, float | int] = {}
-        for name, default in cls().__dict__.items():
-            value = raw.get(name, default)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                return None
-            values[name] = type(default)(value)
-        return cls(**values)  # type: ignore[arg-type]
 
 
 def with_usage(error: E, usage: Usage) -> E:

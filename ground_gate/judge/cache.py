@@ -26,8 +26,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest, Usage
+from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest
 from ground_gate.judge.structured import validation_error
+from ground_gate.usage import Usage
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from urllib.parse import urlsplit
 
 import openai
 
-from ground_gate.config.checks import check_api_key
 from ground_gate.config.model import JudgeConfig
+from ground_gate.config.rules import check_api_key
 from ground_gate.errors import ConfigError
 from ground_gate.judge.base import Judge
 from ground_gate.judge.budget import SpendingLimit

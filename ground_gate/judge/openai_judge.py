@@ -27,7 +27,6 @@ from ground_gate.judge.base import (
     Completion,
     JudgeRequest,
     UnusableReplyError,
-    Usage,
     with_usage,
 )
 from ground_gate.judge.budget import SpendingLimit
@@ -50,6 +49,7 @@ from ground_gate.judge.structured import (
     parse_and_validate,
     repair_message,
 )
+from ground_gate.usage import Usage
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.judge.base import Usage, quote_reply
+from ground_gate.judge.base import quote_reply
+from ground_gate.usage import Usage
 
 # Alternatives asked for per generated token (the most OpenAI returns).
 TOP_LOGPROBS = 20

@@ -3,7 +3,7 @@
 The server runs in its own process group, on a free port, with its output in a temporary log.
 It is stopped on every exit path: leaving the `with` block or calling `stop()` (normally or by
 an exception, Ctrl-C included, and SIGTERM/SIGHUP, which the CLI's one signal policy in
-`ground_gate.outcome` turns into KeyboardInterrupt), interpreter exit (atexit), and, as a last
+`ground_gate.exit_codes` turns into KeyboardInterrupt), interpreter exit (atexit), and, as a last
 resort, the death of ground-gate itself: the child watches its parent and exits when it is
 re-parented, so even `kill -9` leaves no orphan. This module installs no signal handler.
 """

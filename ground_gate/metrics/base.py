@@ -15,9 +15,10 @@ from typing import Any, Protocol, TypeVar
 
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
-from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, Usage, usage_of
+from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, usage_of
 from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, Status, UnitResult
-from ground_gate.text import split_sentences
+from ground_gate.sentences import split_sentences
+from ground_gate.usage import Usage
 
 T = TypeVar("T")
 
@@ -163,7 +164,7 @@ async def best_support(
 
 
 def addressed_units(sample: Sample) -> tuple[UnitResult, ...]:
-    """The response's passages cut because they speak to the judge (metrics/steering.py).
+    """The response's passages cut because they speak to the judge (metrics/addressed.py).
 
     Such a passage states nothing about the subject, so the source never supports it: it
     counts as one unsupported unit, scored without a judge call.

@@ -15,7 +15,7 @@ Two methods (config `method`):
 
 With unit=claim, claims are extracted first and sentences that make no claim are skipped; a
 response with no claim gets status no_claims, not 0. A passage cut because it spoke to the
-judge (metrics/steering.py) is one unit, absent from the source, judged by no call.
+judge (metrics/addressed.py) is one unit, absent from the source, judged by no call.
 
 Evidence (a quote of the source, one generated answer per unit) is asked while scoring for
 `evidence: unsupported` or `all`; for `evidence: shown` (the default) the pipeline asks
@@ -38,7 +38,7 @@ from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.results import MetricResult, UnitResult
-from ground_gate.text import split_sentences
+from ground_gate.sentences import split_sentences
 
 SUPPORTED_AT = 0.5
 EVIDENCE_TOKENS = 96

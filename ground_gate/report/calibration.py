@@ -8,13 +8,13 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ground_gate.calibration import Agreement
+from ground_gate.agreement import Agreement
 from ground_gate.config.model import LOWER_IS_BETTER
-from ground_gate.judge.base import Usage
 from ground_gate.report.escape import cell, code
 from ground_gate.report.html import esc, page
 from ground_gate.report.svg import Line, histogram, roc_curve, roc_points
 from ground_gate.results import MetricCost
+from ground_gate.usage import Usage
 
 
 def _num(value: float | None, digits: int = 3) -> str:

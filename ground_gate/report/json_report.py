@@ -1,26 +1,21 @@
-"""The JSON report: everything a run knows, versioned so that baselines stay readable.
+"""The JSON report: a run's record and its verdicts written as the published shape.
 
-Its shape is `report.types.Report`, published as `report.schema.json`. Fields are only ever
-added within a schema version (`evidence` came later in version 1), so readers of a baseline
-must not require them.
+Its shape is `report.types.Report`, published as `report.schema.json` (report/schema.py).
+Fields are only ever added within a schema version (`evidence` came later in version 1), so
+readers of a baseline must not require them. `build_report` is the one function from a run's
+record to the report, for a run and a merge alike; report/readback.py is its inverse.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from importlib import resources
-from typing import Any
-
-import jsonschema
 
 from ground_gate import __version__
-from ground_gate.config.model import Prices, Threshold
+from ground_gate.config.model import Threshold
 from ground_gate.gate import BaselineVerdict, GateResult, Verdict, failing_rows
-from ground_gate.judge.base import Usage
-from ground_gate.judge.budget import SpendingLimit
+from ground_gate.record import BudgetRecord, DatasetRecord, RowKey, RowTexts, RunRecord
+from ground_gate.report.schema import SCHEMA_VERSION
 from ground_gate.report.types import (
     BaselineEntry,
     BudgetEntry,
@@ -40,60 +35,16 @@ from ground_gate.report.types import (
     UsageSummary,
 )
 from ground_gate.results import MetricResult, RowResult, UnitResult
+from ground_gate.usage import Usage
 
-SCHEMA_VERSION = 1
 # Characters of each field a row's `text` keeps: enough for the page to show a document and
 # its highlighted evidence, bounded so that 1,000 rows of long documents stay a few MB.
 TEXT_LIMITS = {"source": 20_000, "question": 2_000, "response": 8_000}
 # UTF-8 bytes of row texts one report carries in all (24 MiB). The fork-safe comment job
-# refuses a report over 64 MiB (github/artifact.py), and a few thousand long-document rows
-# would pass that by their texts alone: past this budget, rows are written without their
-# texts, failing rows kept first. The units and usage still grow with the rows.
+# refuses a report over 64 MiB (report_files.ARTIFACT_MAX_BYTES), and a few thousand
+# long-document rows would pass that by their texts alone: past this budget, rows are written
+# without their texts, failing rows kept first. The units and usage still grow with the rows.
 TEXT_BUDGET_BYTES = 24 * 1024 * 1024
-SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
-
-
-def loads_strict(text: str) -> Any:
-    """json.loads refusing NaN and Infinity (ValueError), which no report holds and which
-    would reach a comment as "nan"."""
-    return json.loads(text, parse_constant=_no_constant)
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def schema() -> dict[str, Any]:
-    """The report's published JSON Schema (draft 2020-12): the contract other tools read."""
-    text = resources.files("ground_gate.report").joinpath(SCHEMA_FILE).read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
-
-
-@functools.cache
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())  # no format checker
-
-
-def schema_problems(report: Mapping[str, Any], message_chars: int | None = None) -> list[str]:
-    """One line per way `report` breaks the published schema, each naming the field's path
-    (`$.rows[1].status: ...`), in path order; empty for a valid report."""
-    errors = sorted(_validator().iter_errors(report), key=lambda e: e.json_path)
-    return [f"{e.json_path}: {e.message[:message_chars]}" for e in errors]
-
-
-def schema_mismatch(report: Any) -> str | None:
-    """Why `report` is not a valid report of this schema version, in one line; or None."""
-    if not isinstance(report, dict) or report.get("schema_version") != SCHEMA_VERSION:
-        return (
-            "not a ground-gate JSON report (expected an object with schema_version "
-            f"{SCHEMA_VERSION})"
-        )
-    problems = schema_problems(report, message_chars=160)
-    if not problems:
-        return None
-    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
-    return f"does not match the published report schema ({problems[0]}{more})"
 
 
 def _status(gate: GateResult) -> RunStatus:
@@ -151,18 +102,7 @@ def _score(verdict: Verdict) -> ScoreEntry:
     return entry
 
 
-def baseline_scores(report: Mapping[str, Any]) -> dict[tuple[str, str], dict[str, float]]:
-    """A report's row scores, as the gate compares them (`dataset_scores.RowScores`): every
-    row's scores of the metrics whose status is ok, by (dataset, row id)."""
-    scores: dict[tuple[str, str], dict[str, float]] = {}
-    for row in report["rows"]:
-        for metric in row["metrics"].values():
-            if metric["status"] == "ok":
-                scores.setdefault((row["dataset"], row["id"]), {}).update(metric["scores"])
-    return scores
-
-
-def _usage(usage: Usage, prices: Prices | None = None) -> UsageCounts:
+def _usage(usage: Usage, cost: float | None = None) -> UsageCounts:
     counts: UsageCounts = {
         "calls": usage.calls,
         "prompt_tokens": usage.prompt_tokens,
@@ -174,22 +114,30 @@ def _usage(usage: Usage, prices: Prices | None = None) -> UsageCounts:
         "seconds": usage.seconds,
         "unrecorded": usage.unrecorded,
     }
-    if prices is not None:
-        counts["cost_usd"] = round(prices.cost(usage.prompt_tokens, usage.completion_tokens), 6)
+    if cost is not None:
+        counts["cost_usd"] = round(cost, 6)
     return counts
 
 
-def row_text(source: str, question: str | None, response: str) -> RowText:
+def row_text(source: str, question: str | None, response: str) -> RowTexts:
     """A row's texts as the report keeps them: each field cut at its TEXT_LIMITS, and named
     in `cut` when it was."""
     fields = {"source": source, "question": question, "response": response}
-    cut = [k for k, v in fields.items() if v is not None and len(v) > TEXT_LIMITS[k]]
-    kept = {k: v if v is None else v[: TEXT_LIMITS[k]] for k, v in fields.items()}
+    cut = tuple(k for k, v in fields.items() if v is not None and len(v) > TEXT_LIMITS[k])
+    return RowTexts(
+        source=source[: TEXT_LIMITS["source"]],
+        question=None if question is None else question[: TEXT_LIMITS["question"]],
+        response=response[: TEXT_LIMITS["response"]],
+        cut=cut,
+    )
+
+
+def _text(texts: RowTexts) -> RowText:
     return {
-        "source": kept["source"] or "",
-        "question": kept["question"],
-        "response": kept["response"] or "",
-        "cut": cut,
+        "source": texts.source,
+        "question": texts.question,
+        "response": texts.response,
+        "cut": list(texts.cut),
     }
 
 
@@ -216,8 +164,8 @@ def _metric(result: MetricResult) -> MetricEntry:
 def _rows(
     rows: Sequence[RowResult],
     thresholds: Mapping[str, Mapping[str, Threshold]],
-    positions: Mapping[tuple[str, str], int] | None,
-    texts: Mapping[tuple[str, str], RowText],
+    positions: Mapping[RowKey, int] | None,
+    texts: Mapping[RowKey, RowTexts],
 ) -> list[RowEntry]:
     failing: dict[tuple[str, str], list[str]] = {}
     for dataset, sample_id, score in failing_rows(rows, thresholds):
@@ -237,16 +185,16 @@ def _rows(
         if positions is not None:
             entry["position"] = positions[key]
         if key in kept:
-            entry["text"] = texts[key]
+            entry["text"] = _text(texts[key])
         entries.append(entry)
     return entries
 
 
 def _within_budget(
     rows: Sequence[RowResult],
-    failing: Mapping[tuple[str, str], list[str]],
-    texts: Mapping[tuple[str, str], RowText],
-) -> set[tuple[str, str]]:
+    failing: Mapping[RowKey, list[str]],
+    texts: Mapping[RowKey, RowTexts],
+) -> set[RowKey]:
     """The rows whose texts fit TEXT_BUDGET_BYTES: failing rows first, each in row order; the
     first that does not fit ends it, so no passing row has texts that a failing row lacks."""
     keys = [(r.dataset, r.sample_id) for r in rows]
@@ -257,7 +205,7 @@ def _within_budget(
         if key not in texts:
             continue
         text = texts[key]
-        fields = (text["source"], text["question"] or "", text["response"])
+        fields = (text.source, text.question or "", text.response)
         size = sum(len(v.encode("utf-8")) for v in fields)
         if spent + size > TEXT_BUDGET_BYTES:
             break
@@ -266,20 +214,16 @@ def _within_budget(
     return kept
 
 
-def _datasets(
-    datasets: Sequence[tuple[str, int]],
-    rows: Sequence[RowResult],
-    digests: Mapping[str, str],
-) -> list[DatasetEntry]:
+def _datasets(datasets: Sequence[DatasetRecord], rows: Sequence[RowResult]) -> list[DatasetEntry]:
     entries: list[DatasetEntry] = []
-    for name, count in datasets:
+    for dataset in datasets:
         entry: DatasetEntry = {
-            "name": name,
-            "rows": count,
-            "scored": sum(1 for r in rows if r.dataset == name),
+            "name": dataset.name,
+            "rows": dataset.rows,
+            "scored": sum(1 for r in rows if r.dataset == dataset.name),
         }
-        if name in digests:
-            entry["digest"] = digests[name]
+        if dataset.digest is not None:
+            entry["digest"] = dataset.digest
         entries.append(entry)
     return entries
 
@@ -291,18 +235,22 @@ def _evidence(
     return {"policy": policy, "units": quoted, "problem": problem}
 
 
-def _usage_summary(usage_by_metric: Mapping[str, Usage], prices: Prices | None) -> UsageSummary:
+def _usage_summary(
+    usage_by_metric: Mapping[str, Usage], costs: Mapping[str, float] | None
+) -> UsageSummary:
     total = Usage()
     for usage in usage_by_metric.values():
         total.add(usage)
+    costs = costs or {}
     return {
-        "by_metric": {name: _usage(u, prices) for name, u in sorted(usage_by_metric.items())},
-        "total": _usage(total, prices),
+        "by_metric": {
+            name: _usage(u, costs.get(name)) for name, u in sorted(usage_by_metric.items())
+        },
+        "total": _usage(total, costs.get("total")),
     }
 
 
-def _budget(limit: SpendingLimit) -> BudgetEntry:
-    budget, spent = limit.budget, limit.spent
+def _budget(budget: BudgetRecord) -> BudgetEntry:
     return {
         "limits": {
             "max_calls": budget.max_calls,
@@ -310,77 +258,68 @@ def _budget(limit: SpendingLimit) -> BudgetEntry:
             "max_usd": budget.max_usd,
         },
         "spent": {
-            "calls": spent.calls,
-            "prompt_tokens": spent.prompt_tokens,
-            "completion_tokens": spent.completion_tokens,
-            "usd": None if spent.usd is None else round(spent.usd, 6),
+            "calls": budget.calls,
+            "prompt_tokens": budget.prompt_tokens,
+            "completion_tokens": budget.completion_tokens,
+            "usd": None if budget.usd is None else round(budget.usd, 6),
         },
-        "exceeded": limit.exceeded,
+        "exceeded": budget.exceeded,
     }
 
 
-def build_report(
-    *,
-    config_path: str,
-    config_digest: str,
-    judge: Mapping[str, Any],
-    datasets: Sequence[tuple[str, int]],
-    rows: Sequence[RowResult],
-    gate: GateResult,
-    thresholds: Mapping[str, Mapping[str, Threshold]],
-    usage_by_metric: Mapping[str, Usage],
-    seconds: float,
-    on_error: str,
-    evidence_policy: str | None = None,
-    evidence_problem: str | None = None,
-    created_at: datetime | None = None,
-    resolved_digest: str | None = None,
-    dataset_digests: Mapping[str, str] | None = None,
-    shard: ShardEntry | None = None,
-    positions: Mapping[tuple[str, str], int] | None = None,
-    not_run: Sequence[tuple[str, str]] = (),
-    prices: Prices | None = None,
-    limit: SpendingLimit | None = None,
-    texts: Mapping[tuple[str, str], RowText] | None = None,
-) -> Report:
-    """The report: a plain dict (json.dumps writes it as it is), typed by `report.types`.
+def _config(record: RunRecord) -> ConfigRef:
+    identity = record.config
+    config: ConfigRef = {"path": identity.path, "digest": identity.digest}
+    if identity.resolved:
+        config["resolved_digest"] = identity.resolved
+    if identity.scoring:
+        config["scoring_digest"] = identity.scoring
+    return config
 
-    datasets: (name, rows selected) pairs in config order; dataset_digests: name -> the
-    "sha256:<hex>" of its file (datasets.identity.file_digest).
-    evidence_policy: groundedness's `evidence` setting (None: groundedness is off);
-    evidence_problem: why some units the policy asked evidence for have none, if any.
-    shard, positions: for `run --shard K/N`, the shard and each row's place among its
-    dataset's rows ((dataset, row id) -> 0-based), so that a merge restores the order.
-    not_run: (dataset, row id) of the rows selected but not scored (written when any).
-    prices: the judge's prices, for the cost in the usage (None: unknown, not written).
-    limit: judge.budget and what the run spent of it (None: no budget, not written).
-    texts: (dataset, row id) -> the row's texts (`row_text`), for the HTML page; rows
-    without one are written without.
-    """
-    config: ConfigRef = {"path": config_path, "digest": f"sha256:{config_digest}"}
-    if resolved_digest:
-        config["resolved_digest"] = f"sha256:{resolved_digest}"
+
+def _shard(record: RunRecord) -> ShardEntry | None:
+    if record.shard is None:
+        return None
+    return {
+        "index": record.shard.index,
+        "count": record.shard.count,
+        "dataset_rows": dict(record.shard.dataset_rows),
+        "baseline_digest": record.shard.baseline_digest,
+    }
+
+
+def build_report(record: RunRecord, gate: GateResult) -> Report:
+    """The report of `record` with its verdicts (record.verdicts): a plain dict that
+    json.dumps writes as it is, typed by `report.types`."""
+    shard = _shard(record)
     report: Report = {
         "schema_version": SCHEMA_VERSION,
         "tool": {"name": "ground-gate", "version": __version__},
-        "created_at": (created_at or datetime.now(UTC)).isoformat(timespec="seconds"),
-        "config": config,
-        "judge": dict(judge),
+        "created_at": (record.created_at or datetime.now(UTC)).isoformat(timespec="seconds"),
+        "config": _config(record),
+        "judge": dict(record.judge),
         "status": _status(gate),
         "passed": gate.passed,
         "incomplete": gate.incomplete,
-        "on_error": on_error,
-        "datasets": _datasets(datasets, rows, dataset_digests or {}),
+        "on_error": record.on_error,
+        "datasets": _datasets(record.datasets, record.rows),
         "scores": [_score(v) for v in gate.verdicts],
-        "rows": _rows(rows, thresholds, positions if shard is not None else None, texts or {}),
-        "evidence": _evidence(rows, evidence_policy, evidence_problem),
-        "usage": _usage_summary(usage_by_metric, prices),
-        "seconds": round(seconds, 3),
+        "rows": _rows(
+            record.rows,
+            record.thresholds,
+            record.positions if shard is not None else None,
+            record.texts,
+        ),
+        "evidence": _evidence(record.rows, record.evidence_policy, record.evidence_problem),
+        "usage": _usage_summary(record.usage, record.costs),
+        "seconds": round(record.seconds, 3),
     }
     if shard is not None:
         report["shard"] = shard
-    if not_run:
-        report["not_run"] = [{"dataset": dataset, "id": row_id} for dataset, row_id in not_run]
-    if limit is not None:
-        report["budget"] = _budget(limit)
+    if record.not_run:
+        report["not_run"] = [
+            {"dataset": dataset, "id": row_id} for dataset, row_id in record.not_run
+        ]
+    if record.budget is not None:
+        report["budget"] = _budget(record.budget)
     return report

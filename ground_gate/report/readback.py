@@ -1,18 +1,29 @@
-"""A JSON report read back into what it was built from: rows, thresholds, usage.
+"""A JSON report read back into the record it was written from: the inverse of json_report.
 
-The inverse of `json_report`, for `ground-gate merge`: the shards' rows go through the same
-summaries, gate and report builder as a run's, so a merged report is computed, never
-stitched. Reads a report that matches the published schema (check it first).
+For `ground-gate merge` (each shard's record) and for a baseline (its row scores). Reads a
+report that passed the schema check (report_files.read_report), so every field has its type
+and range: nothing here checks again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from ground_gate.config.model import DEFAULT_CONFIDENCE, METRIC_OF_SCORE, Threshold
-from ground_gate.judge.base import Usage
+from ground_gate.dataset_scores import RowScores
+from ground_gate.record import (
+    BudgetRecord,
+    ConfigIdentity,
+    DatasetRecord,
+    RowKey,
+    RowTexts,
+    RunRecord,
+    ShardPlace,
+)
 from ground_gate.results import MetricResult, RowResult, UnitResult
+from ground_gate.usage import Usage
 
 Report = Mapping[str, Any]
 
@@ -78,5 +89,115 @@ def scores_by_metric(report: Report) -> dict[str, tuple[str, ...]]:
     return {metric: tuple(names) for metric, names in out.items()}
 
 
-def usage_by_metric(report: Report) -> dict[str, Usage]:
-    return {name: _usage(u) for name, u in report["usage"]["by_metric"].items()}
+def _costs(report: Report) -> dict[str, float] | None:
+    usage = report["usage"]
+    entries = {"total": usage["total"], **usage["by_metric"]}
+    costs = {name: e["cost_usd"] for name, e in entries.items() if "cost_usd" in e}
+    return costs if len(costs) == len(entries) else None
+
+
+def _shard(report: Report) -> tuple[ShardPlace | None, dict[RowKey, int]]:
+    shard = report.get("shard")
+    if shard is None:
+        return None, {}
+    place = ShardPlace(
+        index=shard["index"],
+        count=shard["count"],
+        dataset_rows=dict(shard["dataset_rows"]),
+        baseline_digest=shard["baseline_digest"],
+    )
+    positions = {(r["dataset"], r["id"]): r["position"] for r in report["rows"] if "position" in r}
+    return place, positions
+
+
+def _texts(report: Report) -> dict[RowKey, RowTexts]:
+    return {
+        (r["dataset"], r["id"]): RowTexts(
+            source=r["text"]["source"],
+            question=r["text"]["question"],
+            response=r["text"]["response"],
+            cut=tuple(r["text"]["cut"]),
+        )
+        for r in report["rows"]
+        if "text" in r
+    }
+
+
+def _budget(report: Report) -> BudgetRecord | None:
+    budget = report.get("budget")
+    if budget is None:
+        return None
+    limits, spent = budget["limits"], budget["spent"]
+    return BudgetRecord(
+        max_calls=limits["max_calls"],
+        max_tokens=limits["max_tokens"],
+        max_usd=limits["max_usd"],
+        calls=spent["calls"],
+        prompt_tokens=spent["prompt_tokens"],
+        completion_tokens=spent["completion_tokens"],
+        usd=spent["usd"],
+        exceeded=budget["exceeded"],
+    )
+
+
+def _check_scores(report: Report, by_metric: Mapping[str, tuple[str, ...]]) -> None:
+    """ValueError naming the field unless every row's `ok` metric holds the scores its metric
+    gives in this report, and nothing else: what the schema cannot say."""
+    for i, row in enumerate(report["rows"]):
+        for name, metric in row["metrics"].items():
+            expected = set(by_metric.get(name, ()))
+            if metric["status"] == "ok" and set(metric["scores"]) != expected:
+                raise ValueError(
+                    f"$.rows[{i}].metrics.{name}.scores: expected {sorted(expected)}, "
+                    f"found {sorted(metric['scores'])}"
+                )
+
+
+def record_of(report: Report) -> RunRecord:
+    """The record a (schema-valid) report was built from; ValueError naming the field when it
+    does not hold together. Its verdicts are not read back: `record.verdicts` computes them
+    again from the rows, as the run did."""
+    by_metric = scores_by_metric(report)
+    _check_scores(report, by_metric)
+    config = report["config"]
+    evidence = report.get("evidence") or {}
+    shard, positions = _shard(report)
+    return RunRecord(
+        config=ConfigIdentity(
+            path=config["path"],
+            digest=config["digest"],
+            resolved=config.get("resolved_digest"),
+            scoring=config.get("scoring_digest"),
+        ),
+        judge=dict(report["judge"]),
+        datasets=tuple(
+            DatasetRecord(d["name"], d["rows"], d.get("digest")) for d in report["datasets"]
+        ),
+        rows=tuple(row_result(r) for r in report["rows"]),
+        scores_by_metric=by_metric,
+        thresholds=thresholds(report),
+        on_error=report["on_error"],
+        incomplete=report["incomplete"],
+        usage={name: _usage(u) for name, u in report["usage"]["by_metric"].items()},
+        seconds=report["seconds"],
+        evidence_policy=evidence.get("policy"),
+        evidence_problem=evidence.get("problem"),
+        costs=_costs(report),
+        shard=shard,
+        positions=positions,
+        not_run=tuple((n["dataset"], n["id"]) for n in report.get("not_run", ())),
+        budget=_budget(report),
+        texts=_texts(report),
+        created_at=datetime.fromisoformat(report["created_at"]),
+    )
+
+
+def baseline_scores(report: Report) -> RowScores:
+    """A report's row scores, as the gate compares them: every row's scores of the metrics
+    whose status is ok, by (dataset, row id)."""
+    scores: dict[RowKey, dict[str, float]] = {}
+    for row in report["rows"]:
+        for metric in row["metrics"].values():
+            if metric["status"] == "ok":
+                scores.setdefault((row["dataset"], row["id"]), {}).update(metric["scores"])
+    return scores

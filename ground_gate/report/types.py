@@ -25,6 +25,7 @@ class ConfigRef(TypedDict):
     path: str
     digest: str  # "sha256:<hex>" of the file's bytes
     resolved_digest: NotRequired[str]  # "sha256:<hex>" of the config after interpolation
+    scoring_digest: NotRequired[str]  # "sha256:<hex>" of what in it can change a verdict
 
 
 class DatasetEntry(TypedDict):

@@ -14,7 +14,8 @@ import subprocess
 
 import pytest
 
-from ground_gate.pipeline import RunOptions, execute
+from ground_gate.commands.run import RunOptions, execute
+from ground_gate.report_files import ReportFiles
 
 pytestmark = pytest.mark.e2e
 
@@ -73,8 +74,7 @@ thresholds:
     )
     options = RunOptions(
         config_path=root / "gate.yml",
-        output_json=root / "report.json",
-        output_md=root / "report.md",
+        files=ReportFiles(json=root / "report.json", markdown=root / "report.md"),
     )
     said: list[str] = []
     result = execute(options, {}, said.append)

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 CHAT_PATHS = ("/v1/chat/completions", "/chat/completions")
@@ -328,3 +329,32 @@ def _logprob_content(tokens: Sequence[Mapping[str, float]]) -> list[dict[str, An
             }
         )
     return content
+
+
+FAKE_KEY_ENV = "FAKE_KEY"  # the variable the configs below name for the key
+
+
+def judge_yaml(
+    url: str,
+    *,
+    max_retries: int = 2,
+    timeout_s: float | None = None,
+    max_concurrency: int | None = None,
+    cache_dir: Path | None = None,
+) -> str:
+    """The `judge:` block of a config judged by the scripted server at `url`, its key read
+    from FAKE_KEY; `cache_dir: null` unless one is given."""
+    lines = [
+        "judge:",
+        "  provider: openai",
+        "  model: fake-model",
+        f"  base_url: {url}",
+        f"  api_key_env: {FAKE_KEY_ENV}",
+        f"  max_retries: {max_retries}",
+    ]
+    if timeout_s is not None:
+        lines.append(f"  timeout_s: {timeout_s}")
+    if max_concurrency is not None:
+        lines.append(f"  max_concurrency: {max_concurrency}")
+    lines.append(f"  cache_dir: {cache_dir if cache_dir is not None else 'null'}")
+    return "\n".join(lines) + "\n"

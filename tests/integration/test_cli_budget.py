@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.report.json_report import schema_problems
+from ground_gate.report.schema import schema_problems
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
 from tests.integration.test_cli_run import ROWS, grade, invoke, write_project
 

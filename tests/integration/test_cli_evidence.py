@@ -16,7 +16,7 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from tests.integration.fake_openai import FakeOpenAI, Reply, completion, error
+from tests.integration.fake_openai import FakeOpenAI, Reply, completion, error, judge_yaml
 
 ROWS = 40
 
@@ -65,16 +65,9 @@ def write_project(
     )
     config = root / "gate.yml"
     config.write_text(
-        f"""version: 1
-judge:
-  provider: openai
-  model: fake-model
-  base_url: {url}
-  api_key_env: FAKE_KEY
-  max_retries: 1
-  timeout_s: 5
-  cache_dir: {(root / "cache") if cache else "null"}
-datasets:
+        "version: 1\n"
+        + judge_yaml(url, max_retries=1, timeout_s=5, cache_dir=(root / "cache") if cache else None)
+        + f"""datasets:
   - {{name: support, path: rows.jsonl}}
 metrics:
   groundedness: {policy}

@@ -23,6 +23,7 @@ from tests.integration.fake_openai import (
     Reply,
     completion,
     error,
+    judge_yaml,
     malformed_json,
     rate_limited,
     rejects_json_schema,
@@ -105,17 +106,15 @@ def write_project(
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config = root / "gate.yml"
     config.write_text(
-        f"""version: 1
-judge:
-  provider: openai
-  model: fake-model
-  base_url: {url}
-  api_key_env: FAKE_KEY
-  max_retries: {retries}
-  timeout_s: {timeout_s}
-  max_concurrency: {concurrency}
-  cache_dir: {root / "cache"}
-datasets:
+        "version: 1\n"
+        + judge_yaml(
+            url,
+            max_retries=retries,
+            timeout_s=timeout_s,
+            max_concurrency=concurrency,
+            cache_dir=root / "cache",
+        )
+        + f"""datasets:
   - {{name: support, path: rows.jsonl}}
 metrics:
   groundedness: {{}}
@@ -463,8 +462,7 @@ def test_run__a_baseline_holding_nan_exits_2_before_any_call(tmp_path):
     assert "NaN" in text and first.exit_code == 0
     assert result.exit_code == 2, result.output
     assert (
-        f"ground-gate: error: baseline {baseline}: not a readable JSON report (NaN is not a "
-        "JSON number)"
+        f"ground-gate: error: baseline {baseline}: not JSON (NaN is not a JSON number)"
     ) in result.output
 
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from ground_gate.report.selection import shown_rows
-from tests.integration.fake_openai import FakeOpenAI
+from tests.integration.fake_openai import FakeOpenAI, judge_yaml
 from tests.integration.test_cli_run import grade
 
 ENV = {"FAKE_KEY": "sk-secret-value"}
@@ -54,16 +54,9 @@ def write_project(root: Path, url: str, *, threshold: float = 0.7) -> Path:
         (root / name).write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config = root / "gate.yml"
     config.write_text(
-        f"""version: 1
-judge:
-  provider: openai
-  model: fake-model
-  base_url: {url}
-  api_key_env: FAKE_KEY
-  max_retries: 0
-  max_concurrency: 4
-  cache_dir: null
-datasets:
+        "version: 1\n"
+        + judge_yaml(url, max_retries=0, max_concurrency=4)
+        + f"""datasets:
   - {{name: support, path: support.jsonl}}
   - {{name: summaries, path: summaries.jsonl}}
 metrics:
@@ -264,6 +257,34 @@ def test_merge__refuses_a_missing_or_repeated_shard(project, tmp_path: Path) -> 
     )
 
 
+def test_merge__shards_with_their_own_cache_folders_give_the_unsharded_report(
+    project, tmp_path: Path
+) -> None:
+    """A matrix that gives each shard its own judge cache (`$CI_NODE_INDEX` in the path) runs
+    configs that differ only where nothing is scored: they merge into the unsharded run."""
+    config, _ = project
+    whole = tmp_path / "whole.json"
+    assert cli("run", "-c", config, "--output-json", whole, "--quiet").exit_code == 1
+    shards = []
+    for k in range(1, 4):
+        own = config.with_name(f"gate-{k}.yml")
+        own.write_text(config.read_text().replace("cache_dir: null", f"cache_dir: cache/shard-{k}"))
+        path = tmp_path / f"cached-{k}.json"
+        result = cli("run", "-c", own, "--shard", f"{k}/3", "--output-json", path, "--quiet")
+        assert result.exit_code == 0, result.output
+        shards.append(path)
+    assert len({load(p)["config"]["resolved_digest"] for p in shards}) == 3
+
+    merged = cli("merge", *shards, "--output-json", tmp_path / "merged.json", "--quiet")
+
+    assert merged.exit_code == 1, merged.output
+    expected, got = load(whole), load(tmp_path / "merged.json")
+    for key in ("status", "passed", "incomplete", "datasets", "scores"):
+        assert got[key] == expected[key], key
+    assert got["config"]["scoring_digest"] == expected["config"]["scoring_digest"]
+    assert without_run_details(got["rows"]) == without_run_details(expected["rows"])
+
+
 def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     project, tmp_path: Path
 ) -> None:
@@ -278,8 +299,8 @@ def test_merge__refuses_shards_of_other_configs_datasets_or_prompts(
     result = cli("merge", one, two, three_again)
     assert result.exit_code == 2
     assert result.output.startswith(
-        f"ground-gate: error: {three_again} (shard 3/3): the config (resolved digest) is not "
-        f"{one} (shard 1/3)'s (sha256:"
+        f"ground-gate: error: {three_again} (shard 3/3): the config (what can change a score) "
+        f"is not {one} (shard 1/3)'s (sha256:"
     )
 
     # other data: a row edited before shard 3 ran, the config as it was
@@ -344,7 +365,10 @@ def test_merge__refuses_files_that_are_not_shard_reports(project, tmp_path: Path
 
     result = cli("merge", one, two, tmp_path / "absent.json")
     assert result.exit_code == 2
-    assert result.output == f"ground-gate: error: {tmp_path / 'absent.json'}: no such file\n"
+    assert (
+        result.output
+        == f"ground-gate: error: {tmp_path / 'absent.json'}: no such file, expected a JSON report\n"
+    )
 
 
 def test_run__a_shard_says_it_is_one_and_exits_0(project, tmp_path: Path) -> None:
@@ -401,3 +425,18 @@ def test_run__a_row_added_moves_no_other_row_to_another_shard(project, tmp_path:
     assert {k: v for k, v in after.items() if k != ("summaries", 0)} == shifted
     assert ("summaries", 0) in after
     assert len(set(before.values())) == 3
+
+
+def test_merge__a_report_file_on_a_shard_report_is_refused_and_the_shard_kept(
+    project, tmp_path: Path
+) -> None:
+    config, _ = project
+    shards = run_shards(config, tmp_path)
+    before = shards[0].read_bytes()
+    result = cli("merge", *shards, "--output-json", shards[0])
+    assert result.exit_code == 2
+    assert result.output == (
+        f"ground-gate: error: the JSON report and a shard report are both {shards[0]}: give "
+        "each report file a path of its own, apart from the files the command reads\n"
+    )
+    assert shards[0].read_bytes() == before

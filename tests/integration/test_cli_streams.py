@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import time
 
 from click.testing import CliRunner
 
@@ -85,3 +87,64 @@ def test_python_m_ground_gate__version():
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout == f"ground-gate, version {__version__}\n"
+
+
+def _collides(tmp_path, *extra: str) -> tuple[int, str, int]:
+    with FakeOpenAI(handler=grade) as server:
+        config = write_project(tmp_path, server.url)
+        before = config.read_bytes()
+        result = CliRunner().invoke(cli, ["run", "-c", str(config), *extra], env=ENV)
+        calls = server.request_count
+    assert config.read_bytes() == before
+    return result.exit_code, result.stderr, calls
+
+
+def test_run__two_report_files_on_one_path_are_refused_before_any_call(tmp_path):
+    report = tmp_path / "a"
+    code, stderr, calls = _collides(
+        tmp_path, "--output-json", str(report), "--output-md", str(report)
+    )
+    assert (code, calls) == (2, 0)
+    assert stderr == (
+        f"ground-gate: error: the markdown report and the JSON report are both {report}: give "
+        "each report file a path of its own, apart from the files the command reads\n"
+    )
+    assert not report.exists()
+    code, _, calls = _collides(
+        tmp_path, "--output-json", str(report), "--output-html", str(tmp_path / "." / "a")
+    )
+    assert (code, calls) == (2, 0)
+
+
+def test_run__a_report_file_on_an_input_is_refused_and_the_input_kept(tmp_path):
+    for option, target in (
+        ("--output-md", "gate.yml"),
+        ("--output-junit", "rows.jsonl"),
+        ("--output-html", "gate.yml"),
+    ):
+        path = tmp_path / target
+        code, stderr, calls = _collides(tmp_path, option, str(path))
+        assert (code, calls) == (2, 0), option
+        assert f"are both {path}: give each report file a path of its own" in stderr
+
+
+def test_baseline_and_report__a_fifo_or_a_device_is_refused_at_once(tmp_path):
+    """A FIFO would block the run and /dev/zero never end: both are refused before a byte is
+    read, with exit 2 and the file named."""
+    fifo = tmp_path / "baseline.json"
+    os.mkfifo(fifo)
+    config = write_project(tmp_path, "http://127.0.0.1:9/v1")  # never asked
+    for args, name in (
+        (["run", "-c", str(config), "--baseline", str(fifo)], f"baseline {fifo}"),
+        (["run", "-c", str(config), "--baseline", "/dev/zero"], "baseline /dev/zero"),
+        (["report", str(fifo)], f"report {fifo}"),
+        (["report", "/dev/zero"], "report /dev/zero"),
+    ):
+        started = time.monotonic()
+        result = CliRunner().invoke(cli, args, env=ENV)
+        assert time.monotonic() - started < 5, args
+        assert result.exit_code == 2, (args, result.output)
+        assert result.stderr == (
+            f"ground-gate: error: {name}: not a regular file (a pipe or a device?), expected a "
+            "JSON report\n"
+        )

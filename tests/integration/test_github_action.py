@@ -17,17 +17,16 @@ from typing import Any
 
 import pytest
 
-from ground_gate.action import render_artifact
+from ground_gate.action import pull_request_report, render_claim
 from ground_gate.action_settings import Settings
+from ground_gate.exit_codes import exit_code
 from ground_gate.github.artifact import publish_artifact
-from ground_gate.github.body import COMMENT_LIMIT_CHARS
+from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.publish import PublishResult, publish, report_paths
-from ground_gate.outcome import exit_code
+from tests.action_env import FIXTURES, REPO, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
-REPO = "octo-org/octo-repo"
 TOKEN = "ghs_faketoken"
 OPENAI_KEY = "sk-test-0123456789abcdef"
 HEAD_SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"
@@ -42,7 +41,7 @@ def entry(dataset: str, score: str, mean: float, passed: bool, reason: str) -> d
         "n": 3,
         "n_error": 0,
         "n_no_claims": 0,
-        "ci95": [mean - 0.1, mean + 0.05],
+        "ci95": [max(mean - 0.1, 0.0), min(mean + 0.05, 1.0)],
         "threshold": {"min": 0.8} if score != "hallucination" else {"max": 0.1},
         "passed": passed,
         "reason": reason,
@@ -130,40 +129,17 @@ def new_run(
 ) -> Run:
     workspace = tmp_path / "workspace"
     workspace.mkdir(parents=True, exist_ok=True)
-    commands = tmp_path / "file_commands"
-    commands.mkdir(parents=True, exist_ok=True)
-    output, summary = commands / "set_output", commands / "step_summary"
-    output.write_text("")  # the runner creates both files empty for each step
-    summary.write_text("")
-    action_defaults = {
-        "config": "ground-gate.yml",
-        "openai-api-key": OPENAI_KEY,
-        "openai-base-url": "",
-        "azure-endpoint": "",
-        "azure-api-version": "",
-        "github-token": TOKEN,
-        "comment": "auto",
-        "comment-id": "default",
-        "baseline": "",
-        "fail-on-threshold": "true",
-        "shard": "",
-        "merge": "",
-        "working-directory": ".",
-    }
-    action_defaults.update({k.replace("_", "-"): v for k, v in inputs.items()})
-    env = {f"INPUT_{name.upper()}": value for name, value in action_defaults.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        GITHUB_REPOSITORY=REPO,
-        GITHUB_EVENT_NAME=event,
-        GITHUB_EVENT_PATH=str(FIXTURES / fixture),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=fake.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000001",
-        GITHUB_OUTPUT=str(output),
-        GITHUB_STEP_SUMMARY=str(summary),
+    commands = file_commands(tmp_path / "file_commands")
+    inputs = {"openai-api-key": OPENAI_KEY, "github-token": TOKEN, **inputs}
+    env = action_env(
+        workspace,
+        commands,
+        api_url=fake.url,
+        event=event,
+        event_path=FIXTURES / fixture,
+        **inputs,
     )
+    output, summary = commands.output, commands.summary
     return Run(env, workspace, output, summary)
 
 
@@ -185,6 +161,7 @@ def do_publish(
         report=report,
         passed=passed,
         client=client,
+        paths=paths,
         out=run.console,
         sleep=run.sleeps.append,
     )
@@ -545,18 +522,23 @@ def test_publish_artifact__comments_on_the_fork_pr(tmp_path: Path, fake: FakeGit
     (artifact / "report.html").write_text("<p>all passed</p>")
     run = workflow_run_with(tmp_path, fake, artifact)
     settings = run.settings()
+    paths = report_paths(settings)
+    report, number = pull_request_report(settings, paths)
 
     result = publish_artifact(
         settings,
+        report=report,
+        markdown=render_claim(report),
+        pr_number=number,
         client=GitHubClient(settings.api_url, TOKEN),
-        render=render_artifact,
+        paths=paths,
         out=run.console,
         sleep=run.sleeps.append,
     )
 
     assert result.comment == "created"
     # never the artifact's report.md: the JSON, rendered again as the PR run's own claim
-    rendered = render_artifact(make_report(False))
+    rendered = render_claim(make_report(False))
     assert rendered.startswith(
         "## ground-gate: reported by the pull request's run: failed\n"
         "These scores come from the pull request's own run and were not re-verified: the pull "
@@ -595,11 +577,16 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
     fake.pull_heads[3] = "0000000000000000000000000000000000000003"
     run = workflow_run_with(tmp_path, fake, artifact)
     settings = run.settings()
+    paths = report_paths(settings)
+    report, number = pull_request_report(settings, paths)
 
     result = publish_artifact(
         settings,
+        report=report,
+        markdown=render_claim(report),
+        pr_number=number,
         client=GitHubClient(settings.api_url, TOKEN),
-        render=render_artifact,
+        paths=paths,
         out=run.console,
     )
 
@@ -610,7 +597,7 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
     )
     assert fake.comments == {}
     assert fake.routes_called() == ["GET get-pull"]
-    assert run.summary.read_text() == render_artifact(make_report(False))
+    assert run.summary.read_text() == render_claim(make_report(False))
 
 
 def test_publish_artifact__missing_artifact_is_a_config_error(
@@ -620,7 +607,7 @@ def test_publish_artifact__missing_artifact_is_a_config_error(
 
     run = new_run(tmp_path, fake, event="workflow_run", fixture="workflow_run_fork.json")
     with pytest.raises(ConfigError) as caught:
-        publish_artifact(run.settings(), client=None, render=render_artifact, out=run.console)
+        pull_request_report(run.settings(), report_paths(run.settings()))
     missing = run.workspace / "ground-gate-report" / "report.json"
     assert str(caught.value) == (
         f"{missing}: missing; in a workflow_run workflow, download the pull-request run's "

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from ground_gate.github import artifact
+from ground_gate import action
 from tests.integration import fake_openai
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
@@ -301,7 +301,7 @@ def test_merge__a_shard_of_another_config_is_refused_naming_its_file(
     workspace = Path(env["GITHUB_WORKSPACE"])
     download([*shard_folders[:3], other[3]], workspace)
     report = json.loads((other[3] / "report.json").read_text())
-    report["config"]["resolved_digest"] = "sha256:" + "0" * 64
+    report["config"]["scoring_digest"] = "sha256:" + "0" * 64
     (workspace / "ground-gate-shards/ground-gate-shard-4/report.json").write_text(
         json.dumps(report)
     )
@@ -311,7 +311,7 @@ def test_merge__a_shard_of_another_config_is_refused_naming_its_file(
     assert result.exit_code == 2, result.output
     assert (
         "::error title=ground-gate::ground-gate-shards/ground-gate-shard-4/report.json "
-        "(shard 4/4): the config (resolved digest) is not "
+        "(shard 4/4): the config (what can change a score) is not "
         "ground-gate-shards/ground-gate-shard-1/report.json (shard 1/4)'s"
     ) in result.output
     assert github.requests == []
@@ -468,15 +468,15 @@ def test_workflow_run_merge__an_oversized_shard_is_refused_unread(
     path = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-shards/ground-gate-shard-4/report.json"
     others = max(p.stat().st_size for p in path.parents[1].glob("*/report.json"))
     path.write_text(path.read_text() + " " * (others + 1 - path.stat().st_size))  # still JSON
-    monkeypatch.setattr(artifact, "MAX_REPORT_BYTES", others)
+    monkeypatch.setattr(action, "ARTIFACT_MAX_BYTES", others)
 
     result = invoke(env, monkeypatch)
 
     assert result.exit_code == 2, result.output
     assert github.requests == []
     assert (
-        "not publishing the pull request run's report: "
-        "ground-gate-shards/ground-gate-shard-4/report.json: larger than"
+        "not publishing the pull request run's report: the shard reports cannot be merged "
+        "(ground-gate-shards/ground-gate-shard-4/report.json: larger than"
     ) in result.output
 
 
@@ -542,27 +542,50 @@ def test_workflow_run_merge__compares_with_the_shards_baseline_copy_and_refuses_
     assert len(github.comments[FORK_PR]) == 1  # only the first run's comment
 
 
-@pytest.mark.parametrize(
-    "where", ["ground-gate-report/report.json", "ground-gate-report/baseline.json"]
-)
-def test_shard__a_baseline_in_the_report_folder_is_copied_before_the_reports_are_written(
+def _shard_with_baseline_at(
     tmp_path: Path,
     judge: FakeOpenAI,
     github: FakeGitHub,
     monkeypatch: pytest.MonkeyPatch,
     where: str,
-) -> None:
+) -> tuple[Any, Path, bytes, int]:
+    """main's report given as a shard job's baseline at `where`: the shard job's result, its
+    report folder, main's report's bytes and the judge requests made before the shard ran."""
     main = job_env(tmp_path, "main", judge, github, comment="never")
     assert invoke(main, monkeypatch).exit_code == 1
+    calls = judge.request_count
     before = (Path(main["GITHUB_WORKSPACE"]) / "ground-gate-report" / "report.json").read_bytes()
     env = job_env(tmp_path, "shard", judge, github, shard="1/4", baseline=where)
     folder = Path(env["GITHUB_WORKSPACE"]) / "ground-gate-report"
     folder.mkdir()
     (Path(env["GITHUB_WORKSPACE"]) / where).write_bytes(before)
+    return invoke(env, monkeypatch), folder, before, calls
 
-    result = invoke(env, monkeypatch)
+
+def test_shard__a_baseline_left_as_the_copy_is_read_before_the_copy_is_written(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = "ground-gate-report/baseline.json"
+    result, folder, before, _ = _shard_with_baseline_at(tmp_path, judge, github, monkeypatch, where)
 
     assert result.exit_code == 0, result.output
     assert (folder / "baseline.json").read_bytes() == before
     shard = json.loads((folder / "report.json").read_text())
     assert shard["shard"]["baseline_digest"] == "sha256:" + hashlib.sha256(before).hexdigest()
+
+
+def test_shard__a_baseline_where_the_run_writes_its_report_is_refused_and_kept(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    where = "ground-gate-report/report.json"
+    result, folder, before, calls = _shard_with_baseline_at(
+        tmp_path, judge, github, monkeypatch, where
+    )
+
+    assert result.exit_code == 2, result.output
+    assert (
+        "the JSON report and the baseline are both ground-gate-report/report.json: give each "
+        "report file a path of its own"
+    ) in result.output.replace(str(folder.parent) + "/", "")
+    assert (folder / "report.json").read_bytes() == before  # main's report, not overwritten
+    assert judge.request_count == calls  # refused before any judge call

@@ -19,11 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
+from tests.action_env import FIXTURES, file_commands
+from tests.action_env import action_env as action_env_of
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.support_bot import CONFIG, ROWS
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
-REPO = "octo-org/octo-repo"
 TOKEN = "ghs_entrypoint_token"
 OPENAI_KEY = "sk-entrypoint-0123456789"
 
@@ -47,41 +47,12 @@ def action_env(tmp_path: Path, judge: Any, github: FakeGitHub, **inputs: str) ->
     (workspace / "data" / "support.jsonl").write_text(
         "".join(json.dumps(row) + "\n" for row in ROWS)
     )
-    commands = tmp_path / "file_commands"
-    commands.mkdir(exist_ok=True)
-    (commands / "set_output").write_text("")
-    (commands / "step_summary").write_text("")
-    values = {
-        "config": "ground-gate.yml",
-        "openai-api-key": OPENAI_KEY,
-        "openai-base-url": judge.url,
-        "azure-endpoint": "",
-        "azure-api-version": "",
-        "github-token": TOKEN,
-        "comment": "auto",
-        "comment-id": "default",
-        "baseline": "",
-        "fail-on-threshold": "true",
-        "shard": "",
-        "merge": "",
-        "working-directory": ".",
-    }
-    values.update({k.replace("_", "-"): v for k, v in inputs.items()})
-    env = {f"INPUT_{k.upper()}": v for k, v in values.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        CI="true",
-        GITHUB_REPOSITORY=REPO,
-        GITHUB_EVENT_NAME="pull_request",
-        GITHUB_EVENT_PATH=str(FIXTURES / "pull_request.json"),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=github.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000001",
-        GITHUB_OUTPUT=str(commands / "set_output"),
-        GITHUB_STEP_SUMMARY=str(commands / "step_summary"),
-        OPENAI_API_KEY="",  # the key must come from the input
+    values = {"openai-api-key": OPENAI_KEY, "openai-base-url": judge.url, "github-token": TOKEN}
+    values.update(inputs)
+    env = action_env_of(
+        workspace, file_commands(tmp_path / "file_commands"), api_url=github.url, **values
     )
+    env.update(CI="true", OPENAI_API_KEY="")  # the key must come from the input
     return env
 
 

@@ -22,10 +22,9 @@ from click.testing import CliRunner
 
 from ground_gate.cli import cli
 from ground_gate.report.escape import ZWSP
+from tests.action_env import FIXTURES, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
-REPO = "octo-org/octo-repo"
 TOKEN = "ghs_fork_safety_token"
 HEAD_SHA = "6dcb09b5b57875f334f61aebed695e2e4193db5e"  # workflow_run_fork.json's head_sha
 PR = 18
@@ -55,14 +54,17 @@ def usage() -> dict[str, Any]:
 def forged_row(i: int) -> dict[str, Any]:
     unit = {"text": EVIL, "score": 0, "verdict": EVIL, "evidence": EVIL, "detail": {"x": EVIL}}
     units = [{**unit, "verdict": "unsupported"}, unit]
-    ok = {"status": "ok", "scores": {EVIL: 0.05}, "error": None, "units": units}
+    ok = {"status": "ok", "scores": {"groundedness": 0.05}, "error": None, "units": units}
     errored = {"status": "error", "scores": {}, "error": EVIL, "units": []}
     return {
         "dataset": EVIL,
         "id": f"{EVIL}-{i}",
         "seconds": 1.0,
-        "failing": [EVIL, "groundedness"],
-        "metrics": {"groundedness": {**ok, "usage": usage()}, EVIL: {**errored, "usage": usage()}},
+        "failing": ["rating", "groundedness"],
+        "metrics": {
+            "groundedness": {**ok, "usage": usage()},
+            "rating": {**errored, "usage": usage()},
+        },
     }
 
 
@@ -92,9 +94,9 @@ def forged_report() -> dict[str, Any]:
         "incomplete": None,
         "on_error": "fail",
         "datasets": [{"name": EVIL, "rows": 3, "scored": 3}],
-        "scores": [score, {**score, "score": EVIL, "passed": False}],
+        "scores": [score, {**score, "score": "rating", "passed": False}],
         "rows": rows,
-        "usage": {"by_metric": {EVIL: usage(), "groundedness": usage()}, "total": usage()},
+        "usage": {"by_metric": {"rating": usage(), "groundedness": usage()}, "total": usage()},
         "seconds": 3.0,
     }
 
@@ -120,26 +122,16 @@ def workflow_run_env(
     (artifact / "pr-number.txt").write_text(f"{PR}\n")
     for name, content in files.items():
         (artifact / name).write_text(content, encoding="utf-8")
-    commands = tmp_path / "file_commands"
-    commands.mkdir()
-    (commands / "set_output").write_text("")
-    (commands / "step_summary").write_text("")
-    inputs = {"github-token": TOKEN, "comment": "auto", "comment-id": "default"}
-    inputs.update({"fail-on-threshold": "true", "working-directory": ".", "config": "x.yml"})
-    env = {f"INPUT_{k.upper()}": v for k, v in inputs.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        GITHUB_REPOSITORY=REPO,
-        GITHUB_EVENT_NAME="workflow_run",
-        GITHUB_EVENT_PATH=str(FIXTURES / "workflow_run_fork.json"),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=github.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000002",
-        GITHUB_OUTPUT=str(commands / "set_output"),
-        GITHUB_STEP_SUMMARY=str(commands / "step_summary"),
+    return action_env(
+        workspace,
+        file_commands(tmp_path / "file_commands"),
+        api_url=github.url,
+        event="workflow_run",
+        event_path=FIXTURES / "workflow_run_fork.json",
+        run_id="9100000002",
+        github_token=TOKEN,
+        config="x.yml",
     )
-    return env
 
 
 def run_action(env: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Any:
@@ -236,6 +228,12 @@ def test_hostile_fork__a_forged_failure_still_exits_0_once_published(
         (lambda r: r.update(markdown=FORGED_MD), "$: Additional properties are not allowed"),
         (lambda r: r["scores"][0].update(mean="0.99"), "$.scores[0].mean: '0.99' is not of"),
         (lambda r: r.pop("rows"), "$: 'rows' is a required property"),
+        # names are a closed set: a score or metric no ground-gate writes is no report
+        (lambda r: r["scores"][0].update(score=EVIL), "$.scores[0].score: 'cc @octo-org"),
+        (
+            lambda r: r["usage"]["by_metric"].update({EVIL: usage()}),
+            "$.usage.by_metric: 'cc @octo-org",
+        ),
     ],
 )
 def test_hostile_fork__an_invalid_report_is_refused_nothing_posted_exit_2(
@@ -255,7 +253,7 @@ def test_hostile_fork__an_invalid_report_is_refused_nothing_posted_exit_2(
     assert github.requests == []  # refused before asking GitHub anything
     warning = next(line for line in result.output.splitlines() if line.startswith("::warning"))
     assert warning.startswith(
-        "::warning title=ground-gate::not publishing the pull request run's report: report.json "
+        "::warning title=ground-gate::not publishing the pull request run's report: report.json: "
         f"does not match the published report schema ({problem}"
     )
     assert warning.endswith("; nothing was posted")
@@ -321,3 +319,34 @@ def test_hostile_fork__without_a_token_it_could_not_publish(
 
     assert result.exit_code == 2, result.output
     assert github.requests == []
+
+
+@pytest.mark.parametrize(
+    ("number", "why"),
+    [
+        ("NaN", "NaN is not a JSON number"),
+        ("Infinity", "Infinity is not a JSON number"),
+        ("1e999", "1e999 is out of range for a number"),
+    ],
+)
+def test_hostile_fork__a_report_holding_nan_or_infinity_is_refused(
+    tmp_path: Path,
+    github: FakeGitHub,
+    monkeypatch: pytest.MonkeyPatch,
+    number: str,
+    why: str,
+) -> None:
+    """`"mean": NaN` is what Python's json writes and reads by default, and `nan < 0.8` is
+    false: the strict reader refuses it before any number reaches the comment."""
+    text = json.dumps(forged_report()).replace('"mean": 0.05', f'"mean": {number}', 1)
+    assert number in text
+    env = workflow_run_env(tmp_path, github, text)
+
+    result = run_action(env, monkeypatch)
+
+    assert result.exit_code == 2, result.output
+    assert github.requests == []
+    assert (
+        "::warning title=ground-gate::not publishing the pull request run's report: report.json: "
+        f"not JSON ({why}); nothing was posted"
+    ) in result.output

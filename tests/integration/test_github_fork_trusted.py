@@ -25,6 +25,8 @@ import yaml
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
+from tests.action_env import action_env as action_env_of
+from tests.action_env import file_commands
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.support_bot import CONFIG, ROWS
 
@@ -144,24 +146,16 @@ def action_env(workspace: Path, tmp_path: Path, judge: Any, github: FakeGitHub, 
     event = tmp_path / "event.json"
     pull = {"number": PR, "head": {"sha": repos["fork"]}, "base": {"sha": repos["base"]}}
     event.write_text(json.dumps({"action": "synchronize", "number": PR, "pull_request": pull}))
-    commands = tmp_path / "file_commands"
-    commands.mkdir()
-    (commands / "set_output").write_text("")
-    (commands / "step_summary").write_text("")
-    env = {f"INPUT_{k.upper()}": v for k, v in inputs.items()}
-    env.update(
-        GITHUB_ACTIONS="true",
-        GITHUB_REPOSITORY="octo-org/octo-repo",
-        GITHUB_EVENT_NAME="pull_request_target",
-        GITHUB_EVENT_PATH=str(event),
-        GITHUB_WORKSPACE=str(workspace),
-        GITHUB_API_URL=github.url,
-        GITHUB_SERVER_URL="https://github.com",
-        GITHUB_RUN_ID="9100000003",
-        GITHUB_OUTPUT=str(commands / "set_output"),
-        GITHUB_STEP_SUMMARY=str(commands / "step_summary"),
-        OPENAI_API_KEY="",
+    env = action_env_of(
+        workspace,
+        file_commands(tmp_path / "file_commands"),
+        api_url=github.url,
+        event="pull_request_target",
+        event_path=event,
+        run_id="9100000003",
+        **inputs,
     )
+    env["OPENAI_API_KEY"] = ""
     return env
 
 

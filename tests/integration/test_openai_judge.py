@@ -16,11 +16,12 @@ from openai.types.chat import ChatCompletion
 
 from ground_gate.config.model import Budget
 from ground_gate.errors import JudgeError, JudgeUnavailableError, ModelError
-from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError, Usage
+from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.usage import Usage
 from tests.integration.fake_openai import (
     FakeOpenAI,
     Reply,

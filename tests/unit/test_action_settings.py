@@ -9,33 +9,23 @@ from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.config.model import JudgeConfig
 from ground_gate.datasets.shards import Shard
 from ground_gate.errors import ConfigError
-
-FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
+from tests.action_env import FIXTURES, input_defaults
 
 
 def runner_env(workspace: Path, **inputs: str) -> dict[str, str]:
     """What the runner gives a Docker action, with action.yml's defaults applied."""
-    env = {
-        "GITHUB_REPOSITORY": "octo-org/octo-repo",
-        "GITHUB_EVENT_NAME": "pull_request",
-        "GITHUB_EVENT_PATH": str(FIXTURES / "pull_request.json"),
-        "GITHUB_WORKSPACE": str(workspace),
-        "GITHUB_RUN_ID": "9100000001",
-        "GITHUB_API_URL": "https://api.github.com",
-        "GITHUB_SERVER_URL": "https://github.com",
-        "INPUT_CONFIG": "ground-gate.yml",
-        "INPUT_COMMENT": "auto",
-        "INPUT_COMMENT-ID": "default",
-        "INPUT_FAIL-ON-THRESHOLD": "true",
-        "INPUT_WORKING-DIRECTORY": ".",
-        "INPUT_GITHUB-TOKEN": "ghs_secret_token_value",
-        "INPUT_OPENAI-API-KEY": "",
-        "INPUT_OPENAI-BASE-URL": "",
-        "INPUT_AZURE-ENDPOINT": "",
-        "INPUT_AZURE-API-VERSION": "",
-        "INPUT_BASELINE": "",
-    }
-    env.update({f"INPUT_{k.upper().replace('_', '-')}": v for k, v in inputs.items()})
+    values = {**input_defaults(), "github-token": "ghs_secret_token_value"}
+    values.update({k.replace("_", "-"): v for k, v in inputs.items()})
+    env = {f"INPUT_{name.upper()}": value for name, value in values.items()}
+    env.update(
+        GITHUB_REPOSITORY="octo-org/octo-repo",
+        GITHUB_EVENT_NAME="pull_request",
+        GITHUB_EVENT_PATH=str(FIXTURES / "pull_request.json"),
+        GITHUB_WORKSPACE=str(workspace),
+        GITHUB_RUN_ID="9100000001",
+        GITHUB_API_URL="https://api.github.com",
+        GITHUB_SERVER_URL="https://github.com",
+    )
     return env
 
 

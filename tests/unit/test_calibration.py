@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from ground_gate.calibration import Labelled, agreement, best_threshold
+from ground_gate.agreement import Labelled, agreement, best_threshold
 from ground_gate.config.model import Threshold
 from ground_gate.errors import DatasetError
 from ground_gate.labels import read_labelled

@@ -143,6 +143,7 @@ def test_load_config__issue_example_gives_the_whole_config(tmp_path: Path) -> No
         path=path,
         digest=hashlib.sha256(path.read_bytes()).hexdigest(),
         resolved_digest=config.resolved_digest,  # its own tests below
+        scoring_digest=config.scoring_digest,
     )
 
 
@@ -409,6 +410,23 @@ def test_load_config__resolved_digest_is_of_the_config_as_it_applies(in_tmp: Pat
     )
     assert load(with_env, {"MODEL": "gpt-4o-mini"}).resolved_digest != first.resolved_digest
     assert load(with_env, {"MODEL": "gpt-4o-mini"}).digest == first.digest  # the same bytes
+
+
+def test_load_config__scoring_digest_leaves_out_what_changes_no_score(in_tmp: Path) -> None:
+    """Where the cache lives, concurrency, timeouts, retries, prices, budget and size limits
+    change how a run goes, not what it scores: shards that differ in them still merge."""
+    first = load(MINIMAL)
+    settled = MINIMAL.replace(
+        "provider: openai",
+        "provider: openai, cache_dir: .cache/shard-3, max_concurrency: 2, timeout_s: 5, "
+        "max_retries: 1, budget: {max_calls: 9}, prices: {prompt_per_1m: 1, completion_per_1m: 2}",
+    )
+    other = load(settled + "limits: {max_file_mb: 5}\n")
+    assert other.resolved_digest != first.resolved_digest
+    assert other.scoring_digest == first.scoring_digest
+    for scoring in ("model: gpt-4o", "temperature: 0.5", "addressed_text: keep"):
+        changed = load(MINIMAL.replace("provider: openai", f"provider: openai, {scoring}"))
+        assert changed.scoring_digest != first.scoring_digest, scoring
 
 
 def test_load_config__dataset_line_is_where_the_item_starts(in_tmp: Path) -> None:
@@ -782,7 +800,9 @@ def test_load_config__top_level_must_be_a_mapping(in_tmp: Path, text: str, got: 
 
 
 def test_load_config__missing_file(in_tmp: Path) -> None:
-    with pytest.raises(ConfigError, match=r"^nope\.yml: config file not found$"):
+    with pytest.raises(
+        ConfigError, match=r"^nope\.yml: no such file, expected a YAML config file$"
+    ):
         load_config(Path("nope.yml"), {})
 
 

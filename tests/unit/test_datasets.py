@@ -437,11 +437,14 @@ def test_load_samples__unsupported_format(name: str, shown: str) -> None:
 
 def test_load_samples__file_not_found() -> None:
     config = DatasetConfig(name="ds", path=Path("data/missing.jsonl"))
-    assert error_of(config) == "data/missing.jsonl: dataset file not found (dataset 'ds')"
+    assert (
+        error_of(config)
+        == "data/missing.jsonl: no such file, expected a dataset file (dataset 'ds')"
+    )
 
 
 def test_load_samples__directory() -> None:
     Path("dir.csv").mkdir()
     assert error_of(DatasetConfig(name="ds", path=Path("dir.csv"))) == (
-        "dir.csv: is a directory, expected a dataset file"
+        "dir.csv: is a directory, expected a dataset file (dataset 'ds')"
     )

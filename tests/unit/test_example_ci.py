@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 import yaml
 
+from ground_gate.commands.merge import matching_reports
 from ground_gate.datasets.shards import parse_shard
 from ground_gate.github.sticky_comment import REPORT_DIR
-from ground_gate.merge import matching_reports
 
 ROOT = Path(__file__).parents[2]
 WORKFLOWS = ROOT / "examples" / "workflows"

@@ -12,13 +12,11 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from ground_gate.action_settings import Settings
-from ground_gate.github.publish import publish
+from ground_gate.github.publish import publish, report_paths
+from tests.action_env import ACTION, input_defaults
 
 ROOT = Path(__file__).parents[2]
-ACTION = yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))
 ISSUE_INPUTS = [
     "config",
     "openai-api-key",
@@ -68,12 +66,6 @@ def runner_env(tmp_path: Path, inputs: Mapping[str, str]) -> dict[str, str]:
     return env
 
 
-def defaults_as_the_runner_passes_them() -> dict[str, str]:
-    defaults = {name: str(spec.get("default", "")) for name, spec in ACTION["inputs"].items()}
-    defaults["github-token"] = "ghs_token_from_the_expression"
-    return defaults
-
-
 def test_action_yml__inputs_are_the_issues_kebab_case_list() -> None:
     assert list(ACTION["inputs"]) == ISSUE_INPUTS
     for name, spec in ACTION["inputs"].items():
@@ -86,7 +78,7 @@ def test_action_yml__inputs_are_the_issues_kebab_case_list() -> None:
 
 
 def test_action_yml__every_input_is_read_by_settings(tmp_path: Path) -> None:
-    env = Recording(runner_env(tmp_path, defaults_as_the_runner_passes_them()))
+    env = Recording(runner_env(tmp_path, input_defaults()))
     Settings.from_env(env)
     read_inputs = sorted(k[len("INPUT_") :].lower() for k in env.read if k.startswith("INPUT_"))
     assert read_inputs == sorted(ISSUE_INPUTS)
@@ -94,7 +86,7 @@ def test_action_yml__every_input_is_read_by_settings(tmp_path: Path) -> None:
 
 def test_action_yml__defaults_equal_the_settings_defaults(tmp_path: Path) -> None:
     """A `docker://` step gets no action.yml defaults: empty inputs must mean the same."""
-    with_defaults = Settings.from_env(runner_env(tmp_path, defaults_as_the_runner_passes_them()))
+    with_defaults = Settings.from_env(runner_env(tmp_path, input_defaults()))
     without = Settings.from_env(
         runner_env(tmp_path, {"github-token": "ghs_token_from_the_expression"})
     )
@@ -105,12 +97,14 @@ def test_action_yml__outputs_are_the_ones_publish_writes(tmp_path: Path) -> None
     output = tmp_path / "output"
     env = runner_env(tmp_path, {"comment": "never"})
     env["GITHUB_OUTPUT"] = str(output)
+    settings = Settings.from_env(env)
     publish(
-        Settings.from_env(env),
+        settings,
         markdown="| a |\n",
-        report={"passed": True, "scores": []},
+        report={"passed": True, "incomplete": None, "scores": [], "judge": {}},
         passed=True,
         client=None,
+        paths=report_paths(settings),
         out=io.StringIO(),
     )
     written = re.findall(r"^([\w-]+)<<ghadelimiter_", output.read_text(), re.M)

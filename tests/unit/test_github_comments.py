@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ground_gate.github.body import COMMENT_LIMIT_CHARS
+from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.comments import (
     CommentResult,
     comment_body,

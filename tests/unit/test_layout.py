@@ -11,55 +11,70 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).parents[2] / "ground_gate"
-LEAVES = {"errors": (), "values": (), "text": (), "stats": (), "outcome": (), "progress": ()}
+LEAVES: dict[str, tuple[str, ...]] = {
+    "errors": (), "sentences": (), "stats": (), "exit_codes": (), "progress": (), "usage": (),
+    "file_reader": (),
+}  # fmt: skip
 
-# Top to bottom: entry points, wiring, evaluation, judging, data, leaves.
+# Top to bottom: entry points, commands, stages, judging, data, leaves.
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
-    "cli": ("action", "pipeline", "merge", "config", "datasets", "local", "errors", "outcome"),
-    # action re-renders a fork's report.json itself (report): github/ never posts its markdown;
-    # its merge mode joins shard reports with `ground-gate merge`'s code (merge)
+    "cli": (
+        "cli_options", "action", "commands", "report_files", "config", "datasets", "local",
+        "errors", "exit_codes",
+    ),
+    "cli_options": ("datasets", "errors", "exit_codes"),
+    # the action composes the run and merge commands; it re-renders a fork's report itself
+    # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
-        "pipeline", "merge", "github", "report", "action_settings", "errors", "outcome",
+        "commands", "report_files", "github", "report", "action_settings", "errors",
+        "exit_codes",
     ),
-    "selfcheck": ("local", "text"),
-    # shard reports read back and joined through the same summaries, gate and reports
-    "merge": (
-        "pipeline", "dataset_scores", "gate", "report", "datasets", "judge", "config", "errors",
+    "selfcheck": ("local", "sentences"),
+    # the commands, side by side (none imports another: test_layout__commands_stand_apart)
+    "commands": (
+        "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
+        "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
+        "errors", "exit_codes",
     ),
-    # the whole job wired: config -> datasets -> judge -> runner -> gate -> reports
-    "pipeline": (
-        "config", "datasets", "judge", "metrics", "runner", "dataset_scores", "gate",
-        "report", "results", "calibration", "labels", "progress", "errors", "outcome", "plan",
-    ),
+    # a run's report files, written in one place and read back by one strict reader
+    "report_files": ("record", "report", "file_reader", "errors", "exit_codes"),
+    # shards' records joined into the unsharded run's
+    "shard_merge": ("record", "results", "usage", "errors"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
-    "plan": (
-        "plan_judge", "runner", "metrics", "judge", "datasets", "results", "report", "config",
+    "planning": (
+        "planning_judge", "runner", "evidence", "metrics", "judge", "datasets", "results",
+        "report", "config",
     ),
     # the plan's judge: makes no call, counts what a run would ask
-    "plan_judge": ("judge", "datasets", "text"),
+    "planning_judge": ("judge", "datasets", "sentences"),
+    "workload": ("config", "datasets", "metrics", "errors"),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py)
     "action_settings": ("datasets", "errors"),
     # evaluation
-    "runner": ("metrics", "judge", "datasets", "results", "errors"),
+    "evidence": ("runner", "metrics", "judge", "datasets", "results", "errors", "usage"),
+    "runner": ("metrics", "judge", "datasets", "results", "config", "progress", "errors", "usage"),
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
-    "report": ("gate", "calibration", "results", "judge", "config", "metrics"),
+    "report": (
+        "record", "gate", "dataset_scores", "agreement", "results", "config", "metrics", "usage",
+    ),
+    "record": ("gate", "dataset_scores", "results", "config", "usage"),
     "gate": ("dataset_scores", "results", "config"),
     "dataset_scores": ("results", "stats"),
-    "calibration": ("gate", "config", "stats"),
+    "agreement": ("gate", "config", "stats"),
     "labels": ("datasets", "config", "errors"),
-    "metrics": ("judge", "datasets", "results", "config", "text", "errors"),
+    "metrics": ("judge", "datasets", "results", "config", "sentences", "errors", "usage"),
     # judging: the judge knows nothing of metrics or reports
-    "judge": ("local", "config", "progress", "errors"),
+    "judge": ("local", "config", "progress", "errors", "usage"),
     "local": ("progress", "errors"),
-    "results": ("judge",),
+    "results": ("usage",),
     # data
-    "datasets": ("config", "values", "errors"),
-    "config": ("values", "errors"),
+    "datasets": ("config", "file_reader", "errors"),
+    "config": ("file_reader", "errors"),
     **LEAVES,
 }  # fmt: skip
 
@@ -69,14 +84,28 @@ def unit_of(module: str) -> str:
     return parts[1] if len(parts) > 1 else "ground_gate"
 
 
+def _absolute(node: ast.ImportFrom, path: Path) -> str | None:
+    """The module an `from X import` names, a relative one resolved against `path`'s package."""
+    if node.level == 0:
+        return node.module
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    base = package[: len(package) - (node.level - 1)]
+    return ".".join([*base, node.module] if node.module else base)
+
+
 def imports(path: Path) -> set[str]:
     found: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            if node.module == "ground_gate":
+        if isinstance(node, ast.ImportFrom):
+            module = _absolute(node, path)
+            if module is None:
+                continue
+            if module == "ground_gate":
                 found.update(f"ground_gate.{a.name}" for a in node.names)
-            elif node.module.startswith("ground_gate."):
-                found.add(node.module)
+            elif module.startswith("ground_gate."):
+                found.add(module)
         elif isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.startswith("ground_gate."))
     return {unit_of(name) for name in found}
@@ -126,3 +155,29 @@ def test_layout__a_broken_rule_is_caught(tmp_path: Path) -> None:
     source = tmp_path / "lazy.py"
     source.write_text("def f():\n    from ground_gate.pipeline import execute\n")
     assert imports(source) == {"pipeline"}
+
+
+def test_layout__a_relative_import_is_caught(tmp_path: Path) -> None:
+    """`from ..report.types import Report` inside metrics/ names report as plainly as an
+    absolute import does."""
+    source = ROOT / "metrics" / "__probe__.py"
+    tree = ast.parse("from ..report.types import Report\nfrom . import base\n")
+    nodes = [n for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)]
+    assert [_absolute(n, source) for n in nodes] == [
+        "ground_gate.report.types",
+        "ground_gate.metrics",
+    ]
+
+
+def test_layout__commands_stand_apart() -> None:
+    """The commands are side by side: none imports another (what two share is a stage)."""
+    wrong = []
+    for path in sorted((ROOT / "commands").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                module = _absolute(node, path) or ""
+                if module.startswith("ground_gate.commands.") or (
+                    module == "ground_gate.commands" and node.names
+                ):
+                    wrong.append(f"{path.name} imports {module}")
+    assert wrong == []

@@ -1,17 +1,19 @@
-"""merge_reports, the entry point the action calls: report dicts in, the merged report out,
-MergeError naming the report and the problem."""
+"""Merging shard reports: report dicts in (as the one reader returns them), the joined record
+out, MergeError naming the shard and the problem; the merged report equals the unsharded one."""
 
 from __future__ import annotations
 
 import copy
+import json
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ground_gate.commands.merge import matching_reports, merged_reports
 from ground_gate.errors import MergeError
-from ground_gate.merge import matching_reports, merge_reports
-from ground_gate.report.types import ShardEntry
+from ground_gate.report.types import Report, ShardEntry
+from ground_gate.report_files import judged, read_report
 from tests.unit import test_report
 
 
@@ -34,8 +36,18 @@ def shard_reports(count: int = 2) -> list[tuple[str, dict[str, Any]]]:
             for position, row in enumerate(whole["rows"])
             if position % count == index - 1
         ]
+        report["datasets"][0]["rows"] = report["datasets"][0]["scored"] = len(report["rows"])
         out.append((f"shard-{index}.json", report))
     return out
+
+
+def merge_reports(
+    shards: list[tuple[str, dict[str, Any]]],
+    baseline: Report | None = None,
+    digest: str | None = None,
+) -> Report:
+    merged = merged_reports(shards, baseline, digest)
+    return judged(merged.record, merged.baseline)
 
 
 def test_merge_reports__gives_the_unsharded_report_from_its_shards() -> None:
@@ -62,10 +74,18 @@ def test_merge_reports__rows_a_shard_did_not_run_are_listed_in_the_merge() -> No
     shards = shard_reports()
     shards[1][1]["incomplete"] = "the judge budget is spent"
     shards[1][1]["not_run"] = [{"dataset": "support", "id": "r-9"}]
+    shards[1][1]["datasets"][0]["rows"] += 1
+    for _, report in shards:
+        report["shard"]["dataset_rows"] = {"support": 3}
     merged = merge_reports(shards)
     assert merged["not_run"] == [{"dataset": "support", "id": "r-9"}]
     assert (merged["status"], merged["passed"]) == ("incomplete", False)
     assert "not_run" not in merge_reports(shard_reports())
+
+
+def _same_id_elsewhere(shards: list[tuple[str, dict[str, Any]]]) -> None:
+    """shard 2's row renamed to shard 1's id: each shard adds up, but one row is in both."""
+    shards[1][1]["rows"][0]["id"] = shards[0][1]["rows"][0]["id"]
 
 
 @pytest.mark.parametrize(
@@ -99,22 +119,41 @@ def test_merge_reports__rows_a_shard_did_not_run_are_listed_in_the_merge() -> No
             "shard-2.json (shard 2/2): the report has no config.resolved_digest",
         ),
         (
-            lambda s: s[1][1]["rows"].append(s[0][1]["rows"][0]),
+            _same_id_elsewhere,
             "shard-2.json (shard 2/2): row support/ok-1 is also in shard-1.json (shard 1/2)",
         ),
         (
             lambda s: s[1][1]["rows"][0].pop("position"),
-            "shard-2.json (shard 2/2): row support/bad|<b>@team</b> has no dataset or position "
-            "in the shard",
+            "shard-2.json (shard 2/2): row support/bad|<b>@team</b> has no position among the "
+            "dataset's 2 row(s)",
         ),
         (
-            lambda s: s[0][1].update(schema_version=2),
-            "shard-1.json: not a ground-gate JSON report (expected an object with "
-            "schema_version 1)",
+            lambda s: s[1][1]["rows"][0].update(position=2),
+            "shard-2.json (shard 2/2): row support/bad|<b>@team</b> has no position among the "
+            "dataset's 2 row(s)",
         ),
         (
-            lambda s: s[0][1]["scores"][0].update(score="truthiness"),
-            "shard-1.json: unknown score(s) truthiness",
+            lambda s: s[1][1]["rows"][0].update(position=0),
+            "shard-2.json (shard 2/2): row support/bad|<b>@team</b> takes position 0, also "
+            "taken in shard-1.json (shard 1/2)",
+        ),
+        (
+            lambda s: s[1][1]["rows"].clear(),  # a row deleted from the report
+            "shard-2.json (shard 2/2): dataset support holds 0 row(s) and 0 not run, but the "
+            "shard selected 1: rows are missing from the report",
+        ),
+        (
+            lambda s: (
+                [r["datasets"][0].update(rows=0, scored=0) for _, r in s[1:]]
+                and s[1][1]["rows"].clear()
+            ),  # ... and its count lowered to match
+            "the shards hold 1 row(s) of dataset support, but it had 2 before sharding: a "
+            "shard's rows are missing or repeated",
+        ),
+        (
+            lambda s: s[1][1]["rows"][0]["metrics"]["groundedness"].update(scores={}),
+            "shard-2.json: the report does not hold together ($.rows[0].metrics.groundedness"
+            ".scores: expected ['groundedness'], found [])",
         ),
     ],
 )
@@ -124,6 +163,19 @@ def test_merge_reports__refuses_what_it_cannot_merge(change: Any, expected: str)
     with pytest.raises(MergeError) as caught:
         merge_reports(shards)
     assert str(caught.value) == expected
+
+
+def test_merge_reports__shards_that_differ_only_where_nothing_is_scored_merge() -> None:
+    """One cache folder per shard (or another concurrency) changes the resolved config, not
+    what it scores: the scoring digests match and the shards merge."""
+    shards = shard_reports()
+    for index, (_, report) in enumerate(shards):
+        report["config"]["resolved_digest"] = f"sha256:cache-{index}"
+        report["config"]["scoring_digest"] = "sha256:same"
+    assert merge_reports(shards)["config"]["scoring_digest"] == "sha256:same"
+    shards[1][1]["config"]["scoring_digest"] = "sha256:other"
+    with pytest.raises(MergeError, match=r"the config \(what can change a score\) is not"):
+        merge_reports(shards)
 
 
 def test_merge_reports__a_baseline_the_shards_used_must_be_given_and_the_same() -> None:
@@ -170,27 +222,46 @@ def test_matching_reports__nothing_matched_says_to_download_first(tmp_path: Path
     )
 
 
-def test_merge_reports__a_schema_valid_but_inconsistent_shard_is_refused_not_a_crash() -> None:
+def test_merge_reports__k_larger_than_n_is_refused_at_once() -> None:
     shards = shard_reports()
-    metrics = shards[1][1]["rows"][0]["metrics"]
-    name = next(n for n, m in metrics.items() if m["status"] == "ok")
-    metrics[name]["scores"] = {}  # "ok" without its scores
-    with pytest.raises(MergeError, match="the shard reports do not fit together"):
+    shards[0][1]["shard"].update(index=3, count=2)
+    with pytest.raises(MergeError, match="K is larger than N"):
         merge_reports(shards)
 
 
 @pytest.mark.parametrize(
-    ("index", "count", "expected"),
+    ("change", "expected"),
     [
-        (3, 2, "K is larger than N"),
-        (1, 10**7, "does not match the published report schema"),
+        (lambda r: r["shard"].update(count=10**7), "$.shard.count: 10000000 is greater than"),
+        (lambda r: r.update(schema_version=2), "not a ground-gate JSON report"),
+        (lambda r: r["scores"][0].update(score="truthiness"), "$.scores[0].score: 'truthiness'"),
+        (lambda r: r["scores"][0].update(mean=5.0), "$.scores[0].mean: 5.0 is greater than"),
+        (
+            lambda r: r["rows"][0]["metrics"]["groundedness"]["scores"].update(groundedness=5.0),
+            "$.rows[0].metrics.groundedness.scores.groundedness: 5.0 is greater than",
+        ),
     ],
 )
-def test_merge_reports__an_impossible_shard_is_refused_at_once(index, count, expected) -> None:
-    shards = shard_reports()
-    shards[0][1]["shard"].update(index=index, count=count)
-    with pytest.raises(MergeError, match=expected):
-        merge_reports(shards)
+def test_read_report__a_shard_the_schema_refuses_never_reaches_the_merge(
+    tmp_path: Path, change: Any, expected: str
+) -> None:
+    _, report = shard_reports()[0]
+    change(report)
+    path = tmp_path / "s1.json"
+    path.write_text(json.dumps(report))
+    with pytest.raises(MergeError) as caught:
+        read_report(path, error=MergeError)
+    assert str(caught.value).startswith(f"{path}: ")
+    assert expected in str(caught.value)
+
+
+def test_read_report__infinity_written_as_a_huge_number_is_refused(tmp_path: Path) -> None:
+    _, report = shard_reports()[0]
+    path = tmp_path / "s1.json"
+    path.write_text(json.dumps(report).replace('"mean": 0.575', '"mean": 1e999'))
+    with pytest.raises(MergeError) as caught:
+        read_report(path, error=MergeError)
+    assert str(caught.value) == f"{path}: not JSON (1e999 is out of range for a number)"
 
 
 def test_merge_reports__many_missing_shards_are_counted_not_all_listed() -> None:

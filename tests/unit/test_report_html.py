@@ -148,10 +148,10 @@ def test_cli_report__a_file_that_is_not_a_report_is_refused(tmp_path: Path):
 
 
 def calibration_json() -> dict:
-    from ground_gate.calibration import Labelled, agreement
-    from ground_gate.judge.base import Usage
+    from ground_gate.agreement import Labelled, agreement
     from ground_gate.report import calibration as calibration_report
     from ground_gate.results import MetricCost
+    from ground_gate.usage import Usage
 
     values = [(0.95, 1), (0.9, 1), (0.8, 1), (0.7, 0), (0.85, 0), (0.2, 0), (0.6, 1), (0.1, 0)]
     scored = [Labelled(v, y) for v, y in values]

@@ -9,6 +9,7 @@ from ground_gate.report.json_report import build_report
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.results import MetricResult, RowResult, UnitResult
+from tests.records import run_record
 
 THRESHOLDS = {"d": {"groundedness": Threshold(min=0.8)}}
 
@@ -26,18 +27,8 @@ def grounded(row: str, verdicts: str, score: float) -> MetricResult:
 
 def report_of(rows: list[RowResult]) -> dict:
     summaries = summarise(rows, ["d"], {"groundedness": ("groundedness",)})
-    return build_report(
-        config_path="gg.yml",
-        config_digest="abc",
-        judge={"provider": "openai", "model": "m", "prompt_version": "1"},
-        datasets=[("d", len(rows))],
-        rows=rows,
-        gate=evaluate(summaries, THRESHOLDS, "fail"),
-        thresholds=THRESHOLDS,
-        usage_by_metric={},
-        seconds=1.0,
-        on_error="fail",
-    )
+    record = run_record(rows, datasets=[("d", len(rows))], thresholds=THRESHOLDS)
+    return build_report(record, evaluate(summaries, THRESHOLDS, "fail"))
 
 
 def test_shown_rows__failing_first_worst_score_first_and_three_bad_units_per_metric():

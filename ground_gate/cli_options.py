@@ -1,0 +1,122 @@
+"""The command line's shared options: the config, the report files and where each may go,
+`--shard`, and user errors printed as one line with exit 2."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from ground_gate.datasets.shards import Shard, parse_shard
+from ground_gate.errors import GroundGateError
+from ground_gate.exit_codes import EXIT_ERROR
+
+STDOUT = Path("-")
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def echo_err(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def user_errors(func: F) -> F:
+    """Print a GroundGateError as one line and exit 2, never a traceback."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except GroundGateError as exc:
+            echo_err(f"ground-gate: error: {exc}")
+            sys.exit(EXIT_ERROR)
+
+    return wrapper  # type: ignore[return-value]
+
+
+config_option = click.option(
+    "-c",
+    "--config",
+    "config_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("ground-gate.yml"),
+    show_default=True,
+    help="The YAML config.",
+)
+
+
+def shard_option(ctx: click.Context, param: click.Parameter, value: str | None) -> Shard | None:
+    if value is None:
+        return None
+    try:
+        return parse_shard(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def junit_path(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value == STDOUT:
+        raise click.BadParameter("write JUnit XML to a file; '-' is for --output-json/-md")
+    return value
+
+
+def file_only(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    if value == STDOUT:
+        raise click.BadParameter("write the HTML page to a file; '-' is for --output-json/-md")
+    return value
+
+
+output_html_option = click.option(
+    "--output-html",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=file_only,
+    help="Write the HTML page here: one self-contained file (scores, distributions, every row "
+    "with its units marked and its evidence highlighted in the source).",
+)
+
+output_junit_option = click.option(
+    "--output-junit",
+    type=click.Path(dir_okay=False, path_type=Path),
+    callback=junit_path,
+    help="Write JUnit XML here: a testsuite per dataset, a testcase per row and per threshold.",
+)
+
+
+def report_file_options(what: str) -> Callable[[F], F]:
+    """--output-json, --output-md, --output-junit and --output-html, for `what` report."""
+
+    def apply(func: F) -> F:
+        for option in reversed(
+            (
+                click.option(
+                    "--output-json",
+                    type=click.Path(dir_okay=False, path_type=Path),
+                    help=f"Write the {what}JSON report here ('-': stdout).",
+                ),
+                click.option(
+                    "--output-md",
+                    type=click.Path(dir_okay=False, path_type=Path),
+                    help="Write the markdown report here ('-': stdout).",
+                ),
+                output_junit_option,
+                output_html_option,
+            )
+        ):
+            func = option(func)
+        return func
+
+    return apply
+
+
+def to_file(path: Path | None) -> Path | None:
+    return None if path == STDOUT else path
+
+
+def one_stdout(json_out: Path | None, md_out: Path | None) -> None:
+    if json_out == md_out == STDOUT:
+        raise click.UsageError(
+            "--output-json - and --output-md -: only one report can go to stdout"
+        )

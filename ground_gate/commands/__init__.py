@@ -1,0 +1,5 @@
+"""The commands, side by side: `run`, `merge`, `calibrate`, `report` (rerender) and `plan`.
+
+Each is a thin module over the same stages (config, datasets, judge, runner, gate, record,
+report files); none imports another, and the GitHub Action composes `run` and `merge`.
+"""

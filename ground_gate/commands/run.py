@@ -1,0 +1,252 @@
+"""`ground-gate run`: one straight path from the config to the report files.
+
+load the job (config, rows, metrics, baseline; narrowed to a shard with `--shard`)
+  -> score every row with the judge, then quote evidence for the rows the report shows
+  -> the run's record -> verdicts and report files (report_files.finish).
+A step that changes the rows before scoring (e.g. the system under test answering them) goes
+between loading the job and scoring it, as a function from a Job to a Job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from ground_gate.config.loader import load_config
+from ground_gate.config.model import Config
+from ground_gate.datasets.identity import file_digest
+from ground_gate.datasets.shards import Shard
+from ground_gate.evidence import EvidenceResult, add_evidence
+from ground_gate.judge.base import Judge
+from ground_gate.judge.budget import SpendingLimit, spending_limit
+from ground_gate.judge.factory import open_judge
+from ground_gate.metrics import Metric, build_metrics
+from ground_gate.metrics.groundedness import Groundedness
+from ground_gate.metrics.prompts import PROMPT_VERSION
+from ground_gate.record import (
+    BudgetRecord,
+    ConfigIdentity,
+    DatasetRecord,
+    RowKey,
+    RunRecord,
+    ShardPlace,
+    costs_at,
+    verdicts,
+)
+from ground_gate.report.json_report import build_report, row_text
+from ground_gate.report.selection import shown_rows
+from ground_gate.report.types import Report
+from ground_gate.report_files import WORST_ROWS, Echo, Outcome, ReportFiles, finish, read_report
+from ground_gate.runner import RunResult, rows_at_once, score_all
+from ground_gate.workload import Work, select_work
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    config_path: Path
+    datasets: tuple[str, ...] = ()
+    limit: int | None = None
+    no_cache: bool = False
+    files: ReportFiles = field(default_factory=ReportFiles)
+    baseline: Path | None = None
+    judge_overrides: Mapping[str, Any] = field(default_factory=dict)
+    shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
+
+
+@dataclass(frozen=True)
+class Job:
+    """One `run`: what was asked and what was loaded for it."""
+
+    options: RunOptions
+    config: Config
+    work: Work
+    metrics: tuple[Metric, ...]
+    baseline: Report | None  # an earlier JSON report (--baseline)
+    digests: Mapping[str, str]  # dataset name -> its file's "sha256:<hex>"
+    shard: ShardPlace | None = None  # with --shard: what the record says of it
+    positions: Mapping[RowKey, int] = field(default_factory=dict)
+
+    @property
+    def names(self) -> list[str]:
+        return [name for name, _ in self.work]
+
+    @property
+    def evidence_policy(self) -> str | None:
+        grounded = self.config.metrics.groundedness
+        return grounded.evidence if grounded else None
+
+    def narrowed(self, shard: Shard) -> Job:
+        """The job of `shard`'s rows only, recording what a merge needs: each dataset's rows
+        before sharding and each row's place among them."""
+        baseline = self.options.baseline
+        place = ShardPlace(
+            index=shard.index,
+            count=shard.count,
+            dataset_rows={name: len(samples) for name, samples in self.work},
+            baseline_digest=file_digest(baseline) if baseline else None,
+        )
+        positions = {(name, s.id): i for name, rows in self.work for i, s in enumerate(rows)}
+        work = tuple(
+            (name, tuple(s for s in rows if shard.holds(name, s.key))) for name, rows in self.work
+        )
+        return replace(self, work=work, shard=place, positions=positions)
+
+    def not_run(self, result: RunResult) -> tuple[RowKey, ...]:
+        """(dataset, row id) of the rows selected but not scored, in input order."""
+        scored = {(r.dataset, r.sample_id) for r in result.rows}
+        return tuple(
+            (n, s.id) for n, samples in self.work for s in samples if (n, s.id) not in scored
+        )
+
+    def record(
+        self,
+        result: RunResult,
+        judge: Mapping[str, Any],
+        evidence: EvidenceResult | None,
+        limit: SpendingLimit | None,
+    ) -> RunRecord:
+        """The run's record: what it scored, spent and could not finish."""
+        config = self.config
+        usage = result.usage_by_metric()
+        return RunRecord(
+            config=_identity(self.options.config_path, config),
+            judge=judge,
+            datasets=tuple(
+                DatasetRecord(name, len(samples), self.digests.get(name))
+                for name, samples in self.work
+            ),
+            rows=tuple(result.rows),
+            scores_by_metric={m.name: m.scores for m in self.metrics},
+            thresholds={
+                d.name: config.thresholds_for(d) for d in config.datasets if d.name in self.names
+            },
+            on_error=config.on_error,
+            incomplete=stopped_by_budget(self, limit, result) or result.incomplete,
+            usage=usage,
+            seconds=result.seconds,
+            evidence_policy=self.evidence_policy,
+            evidence_problem=evidence.problem if evidence else None,
+            costs=costs_at(config.judge.pricing, usage),
+            shard=self.shard,
+            positions=self.positions,
+            not_run=self.not_run(result),
+            budget=None if limit is None else budget_record(limit),
+            texts={
+                (name, s.id): row_text(s.source_text, s.question, s.response)
+                for name, samples in self.work
+                for s in samples
+            },
+        )
+
+
+def _identity(path: Path, config: Config) -> ConfigIdentity:
+    return ConfigIdentity(
+        path=str(path),
+        digest=f"sha256:{config.digest}",
+        resolved=f"sha256:{config.resolved_digest}" if config.resolved_digest else None,
+        scoring=f"sha256:{config.scoring_digest}" if config.scoring_digest else None,
+    )
+
+
+def budget_record(limit: SpendingLimit) -> BudgetRecord:
+    """judge.budget and what the run spent of it, as the record keeps them."""
+    budget, spent = limit.budget, limit.spent
+    return BudgetRecord(
+        max_calls=budget.max_calls,
+        max_tokens=budget.max_tokens,
+        max_usd=budget.max_usd,
+        calls=spent.calls,
+        prompt_tokens=spent.prompt_tokens,
+        completion_tokens=spent.completion_tokens,
+        usd=spent.usd,
+        exceeded=limit.exceeded,
+    )
+
+
+def stopped_by_budget(job: Job, limit: SpendingLimit | None, result: RunResult) -> str | None:
+    """The run's one message when judge.budget stopped it: what was spent and what was left;
+    None when it did not. A budget reached only while quoting evidence, after every row was
+    scored, is an evidence problem (a warning), not a lost verdict."""
+    not_run = job.not_run(result)
+    if limit is None or limit.exceeded is None or not not_run:
+        return None
+    total = sum(len(samples) for _, samples in job.work)
+    return (
+        f"the judge budget is spent ({limit.exceeded}): spent {limit.spent_text()}; "
+        f"left {limit.left()}; {len(not_run)} of {total} row(s) not run"
+    )
+
+
+def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
+    """The config, rows, metrics and baseline of a run; every file is read and checked here,
+    before any judge call."""
+    config = load_config(options.config_path, env)
+    options.files.check_apart(
+        [
+            ("the config", options.config_path),
+            *[(f"dataset {d.name}'s file", d.path) for d in config.datasets],
+            *([("the baseline", options.baseline)] if options.baseline else []),
+        ]
+    )
+    if options.judge_overrides:
+        config = replace(config, judge=replace(config.judge, **options.judge_overrides))
+    work = select_work(config, options.datasets, options.limit)
+    baseline = (
+        read_report(options.baseline, name=f"baseline {options.baseline}")
+        if options.baseline
+        else None
+    )
+    names = {name for name, _ in work}
+    digests = {d.name: file_digest(d.path) for d in config.datasets if d.name in names}
+    job = Job(options, config, work, tuple(build_metrics(config.metrics)), baseline, digests)
+    return job.narrowed(options.shard) if options.shard is not None else job
+
+
+def evidence_step(
+    job: Job, judge: Judge, info: Mapping[str, Any]
+) -> Callable[[RunResult], Awaitable[EvidenceResult]] | None:
+    """With `evidence: shown`: once every row is scored, gate and rank them as the report
+    will, then quote evidence for the groundedness units its Worst rows show
+    (report.selection decides both, so they cannot disagree)."""
+    grounded = next((m for m in job.metrics if isinstance(m, Groundedness)), None)
+    if job.evidence_policy != "shown" or grounded is None:
+        return None
+    samples = {(name, s.id): s for name, rows in job.work for s in rows}
+
+    async def quote_shown(result: RunResult) -> EvidenceResult:
+        record = job.record(result, info, None, None)
+        shown = shown_rows(build_report(record, verdicts(record)), WORST_ROWS)
+        wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
+        return await add_evidence(
+            result,
+            samples,
+            wanted,
+            grounded,
+            judge,
+            row_concurrency=rows_at_once(job.config.judge),
+        )
+
+    return quote_shown
+
+
+def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
+    job = load_job(options, env)
+    limit = spending_limit(job.config.judge)
+    with open_judge(
+        job.config.judge,
+        env,
+        prompt_version=PROMPT_VERSION,
+        no_cache=options.no_cache,
+        echo=echo,
+        limit=limit,
+    ) as (judge, info):
+        then = evidence_step(job, judge, info)
+        result, evidence = score_all(job.config.judge, job.work, job.metrics, judge, then=then)
+    if evidence is not None and evidence.problem:
+        echo(
+            f"ground-gate: warning: {evidence.missing} evidence quote(s) for the report are "
+            f"missing ({evidence.problem}); the scores and the gate verdict do not use them"
+        )
+    return finish(job.record(result, info, evidence, limit), job.baseline, options.files, echo)

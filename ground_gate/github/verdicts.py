@@ -1,0 +1,79 @@
+"""The JSON report's verdicts in the words of the annotations, the `scores` step output and the
+one-line summary.
+
+The report is one the run just built or one the strict report reader checked against the
+published schema (report_files.read_report): its fields are there, with their types.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Check:
+    dataset: str
+    score: str
+    mean: float | None
+    passed: bool | None  # None: no threshold, informative only
+    reason: str
+
+
+def checks(report: Mapping[str, Any]) -> list[Check]:
+    return [
+        Check(
+            dataset=entry["dataset"],
+            score=entry["score"],
+            mean=entry["mean"],
+            passed=entry["passed"],
+            reason=entry["reason"],
+        )
+        for entry in report["scores"]
+    ]
+
+
+def failures(report: Mapping[str, Any]) -> list[Check]:
+    return [c for c in checks(report) if c.passed is False]
+
+
+def incomplete_reason(report: Mapping[str, Any]) -> str | None:
+    reason: str | None = report["incomplete"]
+    return reason or None
+
+
+def scores_by_dataset(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+    """{dataset: {score: mean}} in report order, for the `scores` output."""
+    table: dict[str, dict[str, float | None]] = {}
+    for check in checks(report):
+        table.setdefault(check.dataset, {})[check.score] = check.mean
+    return table
+
+
+def summary_line(report: Mapping[str, Any], passed: bool) -> str:
+    """One line for the `summary` output and the log, e.g. for a commit status description."""
+    return f"ground-gate: {_whose(report)}{_verdict(report, passed)}"
+
+
+def _whose(report: Mapping[str, Any]) -> str:
+    """A shard's verdict covers its rows only: say so before anyone reads it as the gate's."""
+    shard = report.get("shard")
+    if shard is None:
+        return ""
+    return f"shard {shard['index']}/{shard['count']}, its rows only: "
+
+
+def _verdict(report: Mapping[str, Any], passed: bool) -> str:
+    gated = [c for c in checks(report) if c.passed is not None]
+    failed = [c for c in gated if c.passed is False]
+    incomplete = incomplete_reason(report)
+    if incomplete:
+        return f"incomplete run ({incomplete})"
+    if passed:
+        return f"passed, {len(gated)} of {len(gated)} checks met their thresholds"
+    shown = "; ".join(f"{c.dataset} {c.score}: {c.reason}" for c in failed[:3])
+    more = f"; and {len(failed) - 3} more" if len(failed) > 3 else ""
+    return f"failed, {len(failed)} of {len(gated)} checks missed their thresholds" + (
+        f" ({shown}{more})" if shown else ""
+    )

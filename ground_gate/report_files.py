@@ -1,0 +1,213 @@
+"""A run's report files: the one place they are written, and the one reader of a report file.
+
+`finish` turns a run's (or a merge's) record into its verdicts, its JSON report, markdown,
+JUnit and HTML page, writes the files asked for and says how the run ends (`Outcome`).
+`read_report` reads a report file back wherever one enters (`--baseline`, `merge`'s shards,
+`report`, the fork-safe workflow_run artifact): a regular file under a size cap, strict JSON
+(no NaN, Infinity, out-of-range floats or duplicate keys) and the published schema (types and
+ranges), raising the caller's error type. Everything after it may trust the report.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ground_gate.errors import ConfigError, GroundGateError
+from ground_gate.exit_codes import EXIT_ERROR, exit_code
+from ground_gate.file_reader import Unreadable, problem, read_capped
+from ground_gate.record import RunRecord, verdicts
+from ground_gate.report.html import render_html
+from ground_gate.report.json_report import build_report
+from ground_gate.report.junit import render_junit
+from ground_gate.report.markdown import render_markdown
+from ground_gate.report.readback import baseline_scores
+from ground_gate.report.schema import schema_mismatch
+from ground_gate.report.selection import DEFAULT_WORST_ROWS
+from ground_gate.report.types import Report
+
+MAX_REPORT_BYTES = 512 * 1024 * 1024  # a report ground-gate writes stays far below
+# A pull request's artifact read by the privileged workflow_run job: it does not read a pull
+# request's gigabytes (json_report keeps the texts a report carries under 24 MiB).
+ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
+WORST_ROWS = DEFAULT_WORST_ROWS  # rows the markdown details (and `evidence: shown` quotes)
+
+Echo = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    """Where a command writes its report files; None: not asked for."""
+
+    json: Path | None = None
+    markdown: Path | None = None
+    junit: Path | None = None
+    html: Path | None = None
+
+    def named(self) -> list[tuple[str, Path]]:
+        """(what it is, path) of each file asked for."""
+        names = ("the JSON report", "the markdown report", "the JUnit XML", "the HTML page")
+        paths = (self.json, self.markdown, self.junit, self.html)
+        return [(name, path) for name, path in zip(names, paths, strict=True) if path is not None]
+
+    def check_apart(self, inputs: Sequence[tuple[str, Path]]) -> None:
+        """ConfigError, before anything is run, when two report files are one file or a report
+        file is one of the command's inputs ((what it is, path) pairs): one would silently
+        overwrite the other."""
+        seen: list[tuple[str, Path]] = []
+        for name, path in self.named():
+            for other, earlier in [*seen, *inputs]:
+                if _same_file(path, earlier):
+                    raise ConfigError(
+                        f"{name} and {other} are both {path}: give each report file a path of "
+                        "its own, apart from the files the command reads"
+                    )
+            seen.append((name, path))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a command ended: its report (a JSON report, or calibrate's own), the markdown
+    shown to people, and the exit code."""
+
+    report: Mapping[str, Any]
+    markdown: str
+    exit_code: int
+
+
+def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo: Echo) -> Outcome:
+    """The record's verdicts (against the baseline's rows, when given), its report files
+    written, and how the run ends. A shard's own verdict covers its rows only: it exits 0
+    once complete, and the merge gates."""
+    report = judged(record, baseline)
+    markdown = render_markdown(report, baseline=baseline, worst_rows=WORST_ROWS)
+    texts: list[tuple[Path | None, Callable[[], str]]] = [
+        (files.json, lambda: report_text(report)),
+        (files.markdown, lambda: markdown),
+        (files.junit, lambda: render_junit(report)),
+        (files.html, lambda: render_html(report)),
+    ]
+    written = write_files(texts, echo)
+    code = exit_code(
+        passed=report["passed"],
+        incomplete=bool(report["incomplete"]),
+        fail_on_threshold="shard" not in report,
+    )
+    return Outcome(report, markdown, code if written else EXIT_ERROR)
+
+
+def judged(record: RunRecord, baseline: Report | None) -> Report:
+    """The JSON report of `record` with its verdicts, against the baseline's rows if given."""
+    return build_report(
+        record, verdicts(record, None if baseline is None else baseline_scores(baseline))
+    )
+
+
+def report_text(report: Mapping[str, Any]) -> str:
+    """The JSON report as written to a file or stdout."""
+    return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_files(files: Sequence[tuple[Path | None, Callable[[], str]]], echo: Echo) -> bool:
+    """Write the files asked for ((path or None, its text made on demand) pairs); a file that
+    cannot be written is named (exit 2), and the others are still written."""
+    written = True
+    for path, text in files:
+        if path is None:
+            continue
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text(), encoding="utf-8")
+        except OSError as exc:
+            echo(f"ground-gate: error: cannot write {path}: {exc.strerror or exc}")
+            written = False
+    return written
+
+
+def read_report(
+    path: Path,
+    *,
+    name: str | None = None,
+    error: type[GroundGateError] = ConfigError,
+    max_bytes: int = MAX_REPORT_BYTES,
+) -> Report:
+    """The JSON report at `path`, checked: `error` naming the file and the problem otherwise.
+    name: what messages call it (default: the path; e.g. "baseline <path>")."""
+    document = read_json(path, name=name, error=error, max_bytes=max_bytes)
+    problem = schema_mismatch(document)
+    if problem is not None:
+        raise error(f"{name or path}: {problem}")
+    report: Report = document
+    return report
+
+
+def read_json(
+    path: Path,
+    *,
+    name: str | None = None,
+    error: type[GroundGateError] = ConfigError,
+    max_bytes: int = MAX_REPORT_BYTES,
+) -> Any:
+    """The strict JSON document at `path` (a regular file of at most `max_bytes`)."""
+    name = name or str(path)
+    text = _read_text(path, name, error, max_bytes)
+    try:
+        return json.loads(
+            text,
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            object_pairs_hook=_unique_keys,
+        )
+    except json.JSONDecodeError as exc:
+        raise error(
+            f"{name}: not JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})"
+        ) from None
+    except ValueError as exc:
+        raise error(f"{name}: not JSON ({exc})") from None
+    except RecursionError:
+        raise error(f"{name}: JSON nested too deeply to be a report") from None
+
+
+def _read_text(path: Path, name: str, error: type[GroundGateError], max_bytes: int) -> str:
+    try:
+        raw = read_capped(path, max_bytes)
+    except Unreadable as exc:
+        too_large = f"larger than {max_bytes >> 20} MiB, not a report ground-gate writes"
+        raise error(f"{name}: {problem(exc, 'a JSON report', too_large)}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(f"{name}: not UTF-8 (byte {exc.start})") from None
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        if a.exists() and b.exists():
+            return a.samefile(b)
+        return a.resolve() == b.resolve()
+    except (OSError, RuntimeError, ValueError):  # a loop of links, a NUL in a path
+        return str(a) == str(b)
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text[:40]} is out of range for a number")
+    return value
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    document = dict(pairs)
+    if len(document) != len(pairs):
+        seen: set[str] = set()
+        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise ValueError(f"the key {json.dumps(repeated)[:80]} is given twice")
+    return document
