@@ -7,9 +7,10 @@ measures, on the shipped model:
 - suffix: tokens per second of a short suffix read after a long prefix already in the
   key-value cache (a row's later calls when they share the prefix);
 - gen: tokens generated per second (evidence quotes, statements).
-Each figure is the best of `--repeat` tries: on a shared machine the best is the closest to
-what the cores can do. Then, in the server's own setting, the seconds of one chat call with
-log-probabilities, reading its whole prompt and finding all of it cached (the call's
+Each figure is the best of `--repeat` rounds, the variants taking turns within each round: on
+a shared machine the best is the closest to what the cores can do, and turns keep a drift in
+the machine's speed from favouring one variant. Then, in the server's own setting, the
+seconds of one chat call with log-probabilities whose whole prompt is cached (the call's
 overhead), as llama-cpp-python ships and with ground-gate's patch (local/last_logits.py).
 
     flock LOCK .venv/bin/python bench/ceiling.py --out bench/out/ceiling.json
@@ -86,60 +87,57 @@ def best_of(repeat: int, once: Callable[[], float]) -> float:
     return min(once() for _ in range(repeat))
 
 
-def cold(llm: Llama, tokens: list[int]) -> float:
+def one_round(llm: Llama, tokens: list[int]) -> dict[str, float]:
+    """Seconds of: a cold read of COLD_TOKENS; SUFFIX_TOKENS read after PREFIX_TOKENS kept in
+    the cache; GEN_TOKENS decoded one at a time after 512 (as generation decodes)."""
     llm.reset()
     started = time.perf_counter()
     llm.eval(tokens[:COLD_TOKENS])
-    return time.perf_counter() - started
+    cold = time.perf_counter() - started
+    llm.eval(tokens[COLD_TOKENS:PREFIX_TOKENS])
+    started = time.perf_counter()
+    llm.eval(tokens[PREFIX_TOKENS : PREFIX_TOKENS + SUFFIX_TOKENS])
+    suffix = time.perf_counter() - started
+    llm.n_tokens = 512  # eval() drops the cache past n_tokens
+    started = time.perf_counter()
+    for token in tokens[512 : 512 + GEN_TOKENS]:  # the token's identity does not matter
+        llm.eval([token])
+    return {"cold": cold, "suffix": suffix, "gen": time.perf_counter() - started}
 
 
-def suffix(llm: Llama, tokens: list[int], repeat: int) -> float:
-    llm.reset()
-    llm.eval(tokens[:PREFIX_TOKENS])
-    tail = tokens[PREFIX_TOKENS : PREFIX_TOKENS + SUFFIX_TOKENS]
-
-    def once() -> float:
-        llm.n_tokens = PREFIX_TOKENS  # eval() drops the cache past n_tokens
-        started = time.perf_counter()
-        llm.eval(tail)
-        return time.perf_counter() - started
-
-    return best_of(repeat, once)
-
-
-def generation(llm: Llama, tokens: list[int], repeat: int) -> float:
-    """One token per decode, as generation does (the token's identity does not matter)."""
-    llm.reset()
-    llm.eval(tokens[:512])
-
-    def once() -> float:
-        llm.n_tokens = 512
-        started = time.perf_counter()
-        for token in tokens[512 : 512 + GEN_TOKENS]:
-            llm.eval([token])
-        return time.perf_counter() - started
-
-    return best_of(repeat, once)
-
-
-def measure(path: Path, settings: dict[str, Any], tokens: list[int], repeat: int) -> dict[str, Any]:
+def measure(
+    path: Path, variants: dict[str, dict[str, Any]], tokens: list[int], repeat: int
+) -> dict[str, dict[str, float]]:
+    """Every variant loaded at once and measured in turn, `repeat` rounds: a drift in the
+    machine's speed (other work starting or ending) then touches every variant alike."""
+    models = {}
     with quiet():
-        llm = Llama(str(path), n_ctx=4096, verbose=False, **settings)
+        for name, settings in variants.items():
+            models[name] = Llama(str(path), n_ctx=4096, verbose=False, **settings)
+    best: dict[str, dict[str, float]] = {name: {} for name in variants}
     try:
-        return {
-            "cold_tokens_per_s": round(COLD_TOKENS / best_of(repeat, lambda: cold(llm, tokens)), 1),
-            "suffix_tokens_per_s": round(SUFFIX_TOKENS / suffix(llm, tokens, repeat), 1),
-            "gen_tokens_per_s": round(GEN_TOKENS / generation(llm, tokens, repeat), 1),
-        }
+        for _ in range(repeat):
+            for name, llm in models.items():
+                for key, seconds in one_round(llm, tokens).items():
+                    best[name][key] = min(seconds, best[name].get(key, seconds))
     finally:
-        llm.close()
+        for llm in models.values():
+            llm.close()
+    return {
+        name: {
+            "cold_tokens_per_s": round(COLD_TOKENS / b["cold"], 1),
+            "suffix_tokens_per_s": round(SUFFIX_TOKENS / b["suffix"], 1),
+            "gen_tokens_per_s": round(GEN_TOKENS / b["gen"], 1),
+        }
+        for name, b in best.items()
+    }
 
 
 def calls(path: Path, text: str, repeat: int) -> dict[str, dict[str, float]]:
     """Seconds of one chat call with top-20 log-probabilities through llama-cpp-python, the
-    server's setting, by context length: `cold` reads the whole prompt, `cached` finds all
-    of it in the key-value cache (what is left is the call's overhead). First as shipped,
-    then with ground-gate's patch (local/last_logits.py)."""
+    server's setting, by context length, when all of its prompt is in the key-value cache:
+    the call's overhead. First as shipped, then with ground-gate's patch
+    (local/last_logits.py)."""
     found: dict[str, dict[str, float]] = {}
     for label in ("as shipped", "last_logits patch"):
         if label != "as shipped" and not last_logits.apply():
@@ -167,10 +165,8 @@ def one_call(llm: Llama, text: str, context: int, repeat: int) -> dict[str, floa
         )
         return time.perf_counter() - started
 
-    return {
-        "cold_s": round(best_of(repeat, lambda: ask(True)), 2),
-        "cached_s": round(best_of(repeat, lambda: ask(False)), 2),
-    }
+    ask(True)  # read the prompt once
+    return {"cached_s": round(best_of(repeat, lambda: ask(False)), 2)}
 
 
 def main() -> int:
@@ -190,12 +186,10 @@ def main() -> int:
         sys.exit(f"{args.text}: {len(tokens)} tokens, need {PREFIX_TOKENS + SUFFIX_TOKENS}")
     started = time.monotonic()
     load = os.getloadavg()[0]
-    results: dict[str, Any] = {}
-    for name, change in VARIANTS.items():
-        if args.only and name not in args.only:
-            continue
-        results[name] = measure(path, {**SHIPPED, **change}, tokens, args.repeat)
-        print(name, results[name], flush=True)
+    chosen = {n: {**SHIPPED, **c} for n, c in VARIANTS.items() if not args.only or n in args.only}
+    results = measure(path, chosen, tokens, args.repeat)
+    for name, figures in results.items():
+        print(name, figures, flush=True)
     chat = calls(path, text, args.repeat)
     print("one chat call with log-probabilities (s):", chat, flush=True)
     out = {
