@@ -139,13 +139,15 @@ def measure(config_path: Path, labels: Path, limit: int | None) -> dict[str, Any
 
         result = asyncio.run(go())
         command = server._command(server.port or 0)
-        calls = server_calls(server.log_tail(lines=10**7))
+        log = server.log_tail(lines=10**7)
+        calls = server_calls(log)
     return {
         "groups": group_figures(result, groups, calls),
         "server_calls": len(calls),
         "judge_calls": sum(m.usage.calls for r in result.rows for m in r.metrics),
         "server_flags": _flags(command),
         "incomplete": result.incomplete,
+        "server_log": log,
     }
 
 
@@ -176,6 +178,7 @@ def main() -> int:
         **figures,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.with_suffix(".server.log").write_text(out.pop("server_log"), encoding="utf-8")
     args.out.write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(out, indent=2))
     return 0
