@@ -193,6 +193,7 @@ def _entry(plan: Plan, tally: Tally) -> dict[str, Any]:
         "prompt_tokens": tally.prompt_tokens,
         "completion_tokens": tally.completion_tokens,
         "prompt_tokens_to_spend": tally.prompt_tokens_to_spend,
+        "prompt_tokens_to_read": tally.prompt_tokens_to_read,
         "cost_usd": plan.cost(tally),
         "seconds": plan.seconds(tally),
     }
