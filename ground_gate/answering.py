@@ -14,7 +14,7 @@ from typing import Any
 
 from ground_gate.config.model import Config
 from ground_gate.datasets import Sample
-from ground_gate.planning import MARK
+from ground_gate.planning_judge import MARK
 from ground_gate.results import MetricResult, RowResult
 from ground_gate.runner import RunResult
 from ground_gate.target_record import target_entry
@@ -30,7 +30,7 @@ from ground_gate.targets import (
 from ground_gate.targets.planning import TargetPlan, plan_target
 from ground_gate.workload import Work, as_judged
 
-# A target's answer the plan cannot know: one sentence, marked as made up (planning.MARK).
+# A target's answer the plan cannot know: one sentence, marked as made up (planning_judge.MARK).
 MADE_UP_ANSWER = MARK + "An answer of one sentence."
 
 

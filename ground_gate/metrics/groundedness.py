@@ -29,11 +29,12 @@ from dataclasses import dataclass, field, replace
 
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
+from ground_gate.judge.base import Judge
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
 from ground_gate.metrics.logprobs import choice_distribution, expected_rating
-from ground_gate.metrics.passages import GAP, focus
+from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
 from ground_gate.results import MetricResult, UnitResult
@@ -92,7 +93,7 @@ class Groundedness:
             return choice_distribution(completion, VERDICT_ANSWERS)
 
         # support beats contradiction, which beats silence
-        document = self.document(sample, text)
+        document = self.document(sample, text, session.judge)
         p, chunk_index, _ = await best_support(
             session, document, len(text), ask, key=lambda d: 2 * d["yes"] + d["no"]
         )
@@ -116,7 +117,7 @@ class Groundedness:
             return expected_rating(completion, 0, 10) / 10
 
         value, chunk_index, _ = await best_support(
-            session, self.document(sample, text), len(text), rate, key=lambda v: v
+            session, self.document(sample, text, session.judge), len(text), rate, key=lambda v: v
         )
         return UnitResult(
             text=text,
@@ -125,11 +126,17 @@ class Groundedness:
             detail={"rating_0_10": round(value * 10, 2), "chunk": chunk_index},
         )
 
-    def document(self, sample: Sample, unit: str) -> str:
-        """What the judge reads for `unit`: the passages of a long source the unit is about
-        (metrics/passages.py) when the config focuses, else the whole source."""
+    def document(self, sample: Sample, unit: str, judge: Judge) -> str:
+        """What the judge reads for `unit`: when the config focuses, the passages of a long
+        source the unit is about (metrics/passages.py), else the whole source. A judge that
+        reuses the prompt prefix of its previous call (the local server) reads the passages
+        of all the row's sentences for each unit: one shared prefix per row, read once."""
         source = sample.source_text
-        return focus(unit, source) if self.config.focuses else source
+        if not self.config.focuses:
+            return source
+        if judge.reuses_prefix:
+            return focus_row(split_sentences(sample.response), source)
+        return focus(unit, source)
 
     async def _with_evidence(
         self, sample: Sample, unit: UnitResult, session: RowSession
@@ -148,7 +155,7 @@ class Groundedness:
         Used while scoring (evidence: unsupported / all) and after the gate for the units the
         report shows (evidence: shown); the prompt, hence the cache key, is the same.
         """
-        document = self.document(sample, unit.text)
+        document = self.document(sample, unit.text, session.judge)
         chunks = chunk_document(document, session.judge.context_tokens, len(unit.text))
         chunk = chunks[unit.detail["chunk"]]
         completion = await session.ask(

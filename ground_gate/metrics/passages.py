@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 from ground_gate.sentences import split_sentences
 
@@ -47,25 +48,44 @@ def content_words(text: str) -> set[str]:
 
 def focus(unit: str, source: str) -> str:
     """The excerpt of `source` that `unit` is judged against (the whole source when short)."""
+    return focus_row((unit,), source)
+
+
+def focus_row(units: Sequence[str], source: str) -> str:
+    """One excerpt for all of `units` (a row's sentences): the passages each is about, in
+    source order, gaps marked. Every unit of a row is then judged against the same text, so
+    the row's calls share one prompt prefix, the one a local server keeps in its cache; a
+    unit that shares no word with the source makes it the whole source."""
     if len(source) < FOCUS_FROM_CHARS:
         return source
     sentences = split_sentences(source)
     stems = [_stems(s) for s in sentences]
-    wanted = _stems(unit)
     frequency = Counter(w for s in stems for w in s)
-    weights = [sum(math.log(1 + len(sentences) / frequency[w]) for w in wanted & s) for s in stems]
+    kept: set[int] = set()
+    for unit in units:
+        found = _passages(_stems(unit), stems, frequency)
+        if not found:
+            return source
+        kept |= found
+    if not kept or len(kept) == len(sentences):
+        return source
+    return _excerpt(sentences, sorted(kept))
+
+
+def _passages(wanted: set[str], stems: list[set[str]], frequency: Counter[str]) -> set[int]:
+    """The indices of the TOP_SENTENCES sentences sharing the most (rarer words weigh more)
+    with `wanted`, each with its neighbours; empty when no sentence shares a word."""
+    total = len(stems)
+    weights = [sum(math.log(1 + total / frequency[w]) for w in wanted & s) for s in stems]
     ranked = sorted((i for i, w in enumerate(weights) if w > 0), key=lambda i: (-weights[i], i))
-    if not ranked:
-        return source
-    kept = sorted(
-        {
-            j
-            for i in ranked[:TOP_SENTENCES]
-            for j in range(max(0, i - NEIGHBOURS), min(len(sentences), i + NEIGHBOURS + 1))
-        }
-    )
-    if len(kept) == len(sentences):
-        return source
+    return {
+        j
+        for i in ranked[:TOP_SENTENCES]
+        for j in range(max(0, i - NEIGHBOURS), min(total, i + NEIGHBOURS + 1))
+    }
+
+
+def _excerpt(sentences: list[str], kept: list[int]) -> str:
     parts: list[str] = []
     for position, index in enumerate(kept):
         if position and index != kept[position - 1] + 1:

@@ -94,7 +94,8 @@ def test_local_server__serves_then_leaves_nothing_after_normal_exit(
         assert server.startup_seconds is not None
     assert argv == [
         "--model", str(model_file), "--model_alias", "tiny", "--host", "127.0.0.1",
-        "--port", str(port), "--n_ctx", "512", "--n_threads", "1", "--interrupt_requests", "False",
+        "--port", str(port), "--n_ctx", "512", "--n_threads", "1", "--n_threads_batch", "1",
+        "--interrupt_requests", "False",
     ]  # fmt: skip
     assert pid is not None and not alive(pid)
     assert port is not None and port_closed(port)

@@ -8,8 +8,9 @@ import pytest
 
 from ground_gate.config.model import JudgeConfig
 from ground_gate.errors import ConfigError
-from ground_gate.judge.factory import open_judge
+from ground_gate.judge.factory import local_throughput, open_judge, reuses_prefix
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.local.registry import QWEN_CODER_0_5B, QWEN_CODER_1_5B
 
 KEY = "sk-secret-abcdef0123456789"
 ENV = {"OPENAI_API_KEY": KEY}
@@ -118,3 +119,25 @@ def test_open_judge__a_key_a_header_cannot_carry_is_refused_without_showing_it(k
         opened(JudgeConfig(), {"OPENAI_API_KEY": key})
     assert "OPENAI_API_KEY" in str(caught.value)
     assert KEY not in str(caught.value) and key not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        (JudgeConfig(provider="local", model="qwen2.5-coder-1.5b"), QWEN_CODER_1_5B.throughput),
+        (
+            JudgeConfig(provider="local", model="models/qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"),
+            QWEN_CODER_0_5B.throughput,
+        ),
+        (JudgeConfig(provider="local", model="models/other.gguf"), None),  # not measured
+        (JudgeConfig(model="qwen2.5-coder-1.5b", base_url="http://127.0.0.1:8080/v1"), None),
+    ],
+)
+def test_local_throughput__the_known_local_models_only(config, expected) -> None:
+    assert expected is None or expected.read_tokens_per_s > 0
+    assert local_throughput(config) == expected
+
+
+@pytest.mark.parametrize(("provider", "reuses"), [("local", True), ("openai", False)])
+def test_reuses_prefix__the_local_server_only(provider, reuses) -> None:
+    assert reuses_prefix(JudgeConfig(provider=provider, model="qwen2.5-coder-1.5b")) is reuses

@@ -56,14 +56,17 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
     "planning": (
-        "runner", "evidence", "metrics", "judge", "datasets", "results", "report", "config",
-        "sentences", "targets",
+        "planning_judge", "runner", "evidence", "metrics", "judge", "datasets", "results",
+        "report", "config", "targets",
     ),
+    # the plan's judge: makes no call, counts what a run would ask
+    "planning_judge": ("judge", "datasets", "sentences"),
     "workload": ("config", "datasets", "metrics", "errors"),
     # the step before scoring: each dataset's target answers its rows; what it could not
     # answer becomes error rows, its stop the run's, its record the report's `targets`
     "answering": (
-        "targets", "target_record", "workload", "planning", "runner", "results", "datasets",
+        "targets", "target_record", "workload", "planning", "planning_judge", "runner", "results",
+        "datasets",
         "config", "errors",
     ),
     # the system under test, asked for each row's response: no metric, no report

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import pytest
 
 from ground_gate.local import bootstrap
+from tests.fakes import fake_modules
 
 
 @dataclass
@@ -19,14 +20,10 @@ class Params:
 
 
 def fake_llama_api(monkeypatch: pytest.MonkeyPatch, system_info: bytes) -> types.ModuleType:
-    api = types.ModuleType("llama_cpp.llama_cpp")
-    api.llama_print_system_info = lambda: system_info  # type: ignore[attr-defined]
-    api.llama_model_default_params = Params  # type: ignore[attr-defined]
-    package = types.ModuleType("llama_cpp")
-    package.llama_cpp = api  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "llama_cpp", package)
-    monkeypatch.setitem(sys.modules, "llama_cpp.llama_cpp", api)
-    return api
+    api = {"llama_print_system_info": lambda: system_info, "llama_model_default_params": Params}
+    made = fake_modules(monkeypatch, {"llama_cpp.llama_cpp": api, "llama_cpp": {}})
+    made["llama_cpp"].llama_cpp = made["llama_cpp.llama_cpp"]  # type: ignore[attr-defined]
+    return made["llama_cpp.llama_cpp"]
 
 
 def test_avoid_amx_kernels__amx_build_loads_weights_without_extra_buffers(

@@ -604,3 +604,36 @@ async def test_groundedness__long_source_judged_against_the_units_passages(confi
     assert (documents[0] == LONG_SOURCE) is not focused
     # the quote is anchored in the source itself, never in the excerpt's gap marks
     assert result.units[0].evidence == "bridge over the Elbe cost 95 million"
+
+
+TWO_PLACES = " ".join(
+    [f"Paragraph {i} describes the weather over the harbour in general terms." for i in range(15)]
+    + ["The new bridge over the Elbe cost 95 million euros."]
+    + [f"Section {i} lists the opening hours of the museum." for i in range(15)]
+    + ["The ferry to Helgoland leaves at nine."]
+    + [f"Note {i} repeats the tide tables for the week." for i in range(15)]
+)
+
+
+@pytest.mark.parametrize("reuses_prefix", [False, True])
+async def test_groundedness__a_judge_that_reuses_its_prefix_reads_one_excerpt_per_row(
+    reuses_prefix,
+):
+    judge = FakeJudge(lambda r: said("Yes", Yes=1.0), reuses_prefix=reuses_prefix)
+    response = (
+        "The bridge over the Elbe cost 95 million euros. The ferry to Helgoland leaves at nine."
+    )
+    await score(
+        Groundedness(GroundednessConfig(evidence="all")), sample(response, source=TWO_PLACES), judge
+    )
+    documents = [unit_of(r, "document") for r in judge.requests]
+    assert len(documents) == 4  # two verdicts, two quotes
+    bridge, ferry = "The new bridge over the Elbe", "The ferry to Helgoland"
+    if reuses_prefix:  # every call of the row reads the passages of both sentences
+        assert len(set(documents)) == 1
+        assert bridge in documents[0] and ferry in documents[0]
+    else:  # each sentence reads its own passages, its quote the same
+        assert documents[0] == documents[2] and documents[1] == documents[3]
+        assert bridge in documents[0] and ferry not in documents[0]
+        assert ferry in documents[1] and bridge not in documents[1]
+    assert all("Note 8 repeats" not in d for d in documents)

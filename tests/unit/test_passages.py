@@ -1,6 +1,6 @@
 """The excerpt of a long source each unit is judged against (metrics/passages.py)."""
 
-from ground_gate.metrics.passages import FOCUS_FROM_CHARS, GAP, content_words, focus
+from ground_gate.metrics.passages import FOCUS_FROM_CHARS, GAP, content_words, focus, focus_row
 from ground_gate.sentences import split_sentences
 
 FILLER = [
@@ -75,3 +75,36 @@ def test_content_words__leave_out_function_words():
         "95",
         "million",
     }
+
+
+def test_focus_row__the_passages_of_every_unit_in_one_excerpt():
+    source = article(
+        (3, "Anna Berg founded the shipyard in 1950."),
+        (27, "The Elbe ferry was cancelled on Monday."),
+    )
+    units = ["Anna Berg founded the shipyard in 1950.", "The Elbe ferry was cancelled."]
+    excerpt = focus_row(units, source)
+    assert "Anna Berg founded" in excerpt and "The Elbe ferry was cancelled" in excerpt
+    assert excerpt.index("Anna Berg founded") < excerpt.index("The Elbe ferry")  # source order
+    # the union of what each unit reads alone, and nothing of the filler far from both
+    for unit in units:
+        for sentence in split_sentences(focus(unit, source)):
+            assert sentence in excerpt
+    assert "Paragraph 15 describes" not in excerpt
+    assert len(excerpt) < len(source) / 2
+
+
+def test_focus_row__one_unit_is_focus():
+    source = article((12, "The mayor, Lena Vogt, opened the bridge."))
+    unit = "Lena Vogt opened the bridge."
+    assert focus_row([unit], source) == focus(unit, source)
+
+
+def test_focus_row__a_unit_sharing_no_word_makes_it_the_whole_source():
+    source = article((3, "Anna Berg founded the shipyard in 1950."))
+    assert focus_row(["Anna Berg founded the shipyard.", "Zebras sing opera."], source) == source
+
+
+def test_focus_row__short_source_read_whole():
+    source = "The bridge cost 95 million euros. It opened in 2019."
+    assert focus_row(["The bridge cost 59 million euros.", "It opened."], source) == source

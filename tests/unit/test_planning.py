@@ -4,15 +4,20 @@ and knows which requests are exact (their cache key is the run's) and which esti
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
+
+import pytest
 
 from ground_gate.config.model import FaithfulnessConfig, Prices
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import JudgeRequest
+from ground_gate.judge.budget import estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.metrics import prompts
 from ground_gate.metrics.faithfulness import Faithfulness
-from ground_gate.planning import MARK, Plan, PlanningJudge, Tally, plan_json
+from ground_gate.planning import Plan, PlanningJudge, Tally, plan_json, plan_text
+from ground_gate.planning_judge import MARK
 from ground_gate.runner import score_row
 
 SAMPLE = Sample(
@@ -93,3 +98,63 @@ def test_plan_json__keys_tools_read() -> None:
     assert data["cost_usd"] == 0.00102
     assert data["metrics"]["rating"]["steps"]["rate"]["judge_calls"] == 10
     assert data["datasets"] == [{"name": "d", "rows": 2}]
+
+
+def verdict(document: str, sentence: str) -> JudgeRequest:
+    return JudgeRequest(
+        prompts.judge_sentence(document, sentence), "groundedness.verdict", logprobs=True
+    )
+
+
+@pytest.mark.parametrize("reuses_prefix", [False, True])
+def test_planning_judge__a_server_that_reuses_its_prefix_reads_what_differs(reuses_prefix):
+    planner = judge()
+    planner.reuses_prefix = reuses_prefix
+    document = "The X200 weighs 1.2 kg and has a 14-inch display. " * 40
+    for sentence in ("It weighs 1.2 kg.", "It has a 14-inch display."):
+        asyncio.run(planner.complete(verdict(document, sentence)))
+    tally = planner.steps["groundedness.verdict"]
+    each = estimate_prompt_tokens(verdict(document, "It weighs 1.2 kg.").messages)
+    if reuses_prefix:  # the second call reads its sentence and the question after it only
+        assert each < tally.prompt_tokens_to_read < each + 40
+    else:
+        assert tally.prompt_tokens_to_read == tally.prompt_tokens_to_spend
+    assert tally.prompt_tokens_to_spend == tally.prompt_tokens
+    assert tally.completion_tokens_to_make == 2
+
+
+@dataclass(frozen=True)
+class Rates:
+    read_tokens_per_s: float = 100.0
+    generated_tokens_per_s: float = 20.0
+    call_s: float = 0.5
+
+
+def test_plan__seconds_of_the_calls_to_make_at_the_models_throughput() -> None:
+    tally = Tally(
+        judge_calls=10, cached=4, prompt_tokens_to_read=3000, completion_tokens_to_make=40
+    )
+    found = Plan([("d", 2)], {"groundedness.verdict": tally}, None, throughput=Rates())
+    assert found.seconds(tally) == 6 * 0.5 + 3000 / 100 + 40 / 20
+    text = plan_text(found, "gate.yml", {"provider": "local", "model": "m", "prompt_version": "v"})
+    assert (
+        "time: about 35 s for the calls to make, at the local model's throughput measured on "
+        "2 CPU cores (more cores: less)\n"
+    ) in text
+    data = plan_json(found, "gate.yml", {"provider": "local", "model": "m", "prompt_version": "v"})
+    assert (data["seconds"], data["prompt_tokens_to_read"]) == (35.0, 3000)
+    assert data["metrics"]["groundedness"]["steps"]["verdict"]["seconds"] == 35.0
+
+
+def test_plan__no_time_without_a_measured_local_model() -> None:
+    tally = Tally(judge_calls=3, prompt_tokens_to_read=300)
+    found = Plan([("d", 1)], {"rating.rate": tally}, None)
+    assert found.seconds(tally) is None
+    text = plan_text(found, "gate.yml", {"provider": "openai", "model": "m", "prompt_version": "v"})
+    assert "time:" not in text
+    assert (
+        plan_json(found, "gate.yml", {"provider": "openai", "model": "m", "prompt_version": "v"})[
+            "seconds"
+        ]
+        is None
+    )
