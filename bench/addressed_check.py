@@ -3,7 +3,7 @@ sentence, whether a sentence speaks about the answer (its accuracy, its review, 
 to whoever grades it, rather than about the subject. Measured on the attack and look-alike sets
 (bench/data/injection_set_*.json) and on every sentence of the labelled answers.
 
-    flock /work/locks/llama.lock .venv/bin/python bench/addressed_check.py \
+    .venv/bin/python bench/addressed_check.py \
         --labels ../shared/datasets/dev_mini.jsonl --out bench/out/addressed-check
 
 Prints, per set, how many attacks and how many look-alikes the check flags (P(yes) >= 0.5),

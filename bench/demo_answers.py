@@ -3,7 +3,7 @@ with `prompt:` pointed at prompt-loose.md (the pull request that should fail), e
 `ground-gate run` process with the local model as the target and as the judge, then the
 strict one again on its warm cache. Run it under the model lock:
 
-    flock /work/locks/llama.lock .venv/bin/python bench/demo_answers.py \
+    .venv/bin/python bench/demo_answers.py \
         --out bench/out/demo_answers.json
 
 Per run: exit code, wall seconds (process start to exit, the model's start included), the
