@@ -214,6 +214,7 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
 def validate(config_path: Path) -> None:
     """Check the config, every dataset row and every target's placeholders, without calling
     the judge or a target."""
+    from ground_gate.config.advice import advice
     from ground_gate.config.loader import load_config
     from ground_gate.datasets import iter_samples
     from ground_gate.targets import prepare_target
@@ -229,6 +230,8 @@ def validate(config_path: Path) -> None:
         kind = dataset.target.kind
         click.echo(f"{dataset.name}: {len(samples)} row(s) OK ({dataset.path}); {kind} target OK")
     click.echo(f"{config_path}: valid; metrics: {', '.join(config.metrics.enabled())}")
+    for line in advice(config):
+        click.echo(f"warning: {config_path}: {line}", err=True)
 
 
 @cli.command()

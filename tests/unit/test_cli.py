@@ -44,6 +44,32 @@ def test_cli__validate_example_config_counts_rows():
     )
 
 
+def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_alone(tmp_path):
+    rows = Path("examples/demo/demo.jsonl").resolve()
+    (tmp_path / "gate.yml").write_text(
+        "version: 1\n"
+        "judge: {provider: openai, model: m}\n"
+        "datasets:\n"
+        f"  - {{name: rated, path: '{rows}'}}\n"
+        f"  - {{name: both, path: '{rows}', thresholds: {{groundedness: {{min: 0.7}}}}}}\n"
+        "metrics: {groundedness: {}, rating: {}}\n"
+        "thresholds: {rating: {min: 0.6}}\n"
+    )
+    result = CliRunner().invoke(
+        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
+    )
+    assert result.exit_code == 0, result.output
+    (warning,) = result.stderr.splitlines()
+    assert warning.startswith(f"warning: {tmp_path / 'gate.yml'}: dataset 'rated' is gated on")
+    assert "groundedness (or faithfulness) too" in warning
+
+
+def test_cli__validate_gives_no_advice_on_the_demo_config():
+    result = CliRunner().invoke(cli, ["validate", "-c", "configs/demo.yml"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == ""
+
+
 def test_cli__schema_prints_the_published_json_schema():
     result = CliRunner().invoke(cli, ["schema"])
     assert result.exit_code == 0
