@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import ground_gate
-from ground_gate.config import load_config
+from ground_gate.config.loader import load_config
 from ground_gate.judge import factory
 from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_openai_client
 from ground_gate.labels import read_labelled

@@ -27,6 +27,7 @@ def run(tmp_path: Path, prompt: str, monkeypatch: pytest.MonkeyPatch) -> tuple[i
     """The demo config with `prompt`, its cache in tmp_path (a cold run)."""
     text = CONFIG.read_text(encoding="utf-8").replace("../examples/answers/", f"{ANSWERS}/")
     text = text.replace(f"{ANSWERS}/prompt.md", f"{ANSWERS}/{prompt}")
+    tmp_path.mkdir(parents=True)
     config = tmp_path / "demo-answers.yml"
     config.write_text(text, encoding="utf-8")
     monkeypatch.chdir(tmp_path)  # cache_dir .ground-gate/cache is the working directory's
