@@ -268,6 +268,13 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
         "cost",
     ]
     table = tabulate(body, headers=headers, tablefmt="simple", disable_numparse=True)
+    notes = _notes(plan)
+    targets = ["", *(target.text() for target in plan.targets)] if plan.targets else []
+    return "\n".join([*head, table, *notes, *targets]) + "\n"
+
+
+def _notes(plan: Plan) -> list[str]:
+    """What the plan's figures mean, its time for the local judge and its budget."""
     notes = [
         "",
         "judge calls, tokens and cost: a run with an empty cache; to call: this run, now.",
@@ -286,5 +293,4 @@ def plan_text(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> str:
     over = plan.over_budget()
     if over:
         notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")
-    targets = ["", *(target.text() for target in plan.targets)] if plan.targets else []
-    return "\n".join([*head, table, *notes, *targets]) + "\n"
+    return notes

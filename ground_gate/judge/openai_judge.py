@@ -46,7 +46,7 @@ from ground_gate.judge.failures import (
     wait_seconds,
 )
 from ground_gate.judge.repair import valid_data
-from ground_gate.judge.request_body import chat_arguments, format_for
+from ground_gate.judge.request_body import StructuredFormat, chat_arguments, format_for
 from ground_gate.judge.response import MalformedResponse, Reply, read_reply
 from ground_gate.usage import Usage
 from ground_gate.writable import Notice
@@ -86,7 +86,7 @@ class OpenAIJudge:
         connect: awaited once, before the first request leaves (a cache hit needs none),
         e.g. to start a local server; if it raises, the judge is unavailable from then on.
         limit: judge.budget, asked before every request (retries and repairs included).
-        speaker: who answers, in messages (a prompt target's model uses this class too)."""
+        speaker: who answers, in messages (a prompt target's model too)."""
         _check_limits(max_concurrency, max_retries, timeout_s)
         self._client = client
         self._model = model
@@ -96,9 +96,7 @@ class OpenAIJudge:
         self._timeout_s = timeout_s
         self._cache = CompletionCache(cache)
         self._context_tokens = context_tokens
-        self._format: Literal["json_schema", "json_object", "prompt"] = (
-            structured if structured in ("json_object", "prompt") else "json_schema"
-        )
+        self._format: StructuredFormat = structured if structured != "auto" else "json_schema"
         self._may_fall_back = structured == "auto"
         self._sleep = sleep
         self._rand = rand
