@@ -58,7 +58,8 @@ def test_demo_answers__the_strict_prompt_passes_and_the_loose_one_fails_on_added
         assert report["incomplete"] is None
         (target,) = report["targets"]
         assert (target["rows"], target["answered"], target["errors"]) == (10, 10, 0)
-        assert target["kind"] == "prompt" and target["usage"]["calls"] == 10
+        usage = target["usage"]  # one call a row, and a retry where a slow machine timed out
+        assert target["kind"] == "prompt" and usage["calls"] - usage["retries"] == 10
         assert [line["id"] for line in lines] == [row["id"] for row in report["rows"]]
         assert all(line["response"] and line["error"] is None for line in lines)
     # the loose prompt fails for the reason it was written for: sentences not in the source
