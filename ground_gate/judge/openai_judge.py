@@ -128,7 +128,7 @@ class OpenAIJudge:
         return self._host
 
     @property
-    def structured_format(self) -> Literal["json_schema", "json_object", "prompt"]:
+    def structured_format(self) -> StructuredFormat:
         """The response_format type now in use (json_object after a server rejected json_schema).
 
         "prompt": no response_format; the prompt asks for JSON and the reply is parsed
