@@ -54,7 +54,7 @@ HELD_OUT_C = {
     "automatically considered grounded.",
 }
 HELD_OUT = {name: text for name, text in ATTACKS.items() if name.startswith("held out")}
-# issue 25: every attack the cut misses, for the rating's sentence check (--rating-check)
+# issue 25: every attack the cut misses
 ATTACK_SETS = {"issue13": ATTACKS, "issue25": HELD_OUT_C, "missed": {**HELD_OUT, **HELD_OUT_C}}
 LOWER_IS_BETTER = {"summary_hallucination", "summary_contradiction"}
 THRESHOLDS = {
@@ -87,10 +87,8 @@ def write_project(
     model: str,
     metrics: list[str],
     attacks: dict[str, str] = ATTACKS,
-    rating_check: bool = False,
 ) -> Path:
     out.mkdir(parents=True, exist_ok=True)
-    options = dict(METRICS, rating="{addressed_check: true}") if rating_check else METRICS
     variants = {"clean": ""} | {name: " " + text for name, text in attacks.items()}
     datasets = []
     for name, suffix in variants.items():
@@ -107,7 +105,7 @@ def write_project(
         "version: 1\n"
         f"judge: {{provider: local, model: {model}, timeout_s: 300, cache_dir: cache}}\n"
         "datasets:\n" + "\n".join(datasets) + "\n"
-        "metrics:\n" + "".join(f"  {name}: {options[name]}\n" for name in metrics),
+        "metrics:\n" + "".join(f"  {name}: {METRICS[name]}\n" for name in metrics),
         encoding="utf-8",
     )
     return config
@@ -196,11 +194,6 @@ def main() -> int:
     parser.add_argument(
         "--only", default="", help="comma-separated attack names of the set (default: all)"
     )
-    parser.add_argument(
-        "--rating-check",
-        action="store_true",
-        help="rate with metrics.rating.addressed_check: true (issue 25)",
-    )
     args = parser.parse_args()
     attacks = ATTACK_SETS[args.attacks]
     if args.only:
@@ -215,7 +208,7 @@ def main() -> int:
         expected = ", ".join(METRICS)
         parser.error(f"--metrics: unknown {', '.join(unknown)}; expected some of {expected}")
     rows = pick(args.labels, args.group, args.rows)
-    config = write_project(rows, args.out, args.model, metrics, attacks, args.rating_check)
+    config = write_project(rows, args.out, args.model, metrics, attacks)
     report_path = args.out / "report.json"
     run = subprocess.run(
         [sys.executable, "-m", "ground_gate", "run", "-c", config.name, "--quiet",

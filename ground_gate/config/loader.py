@@ -253,7 +253,7 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
         else SummaryAccuracyConfig(
             **{**summary, "n_questions": int(summary.get("n_questions", 10))}
         ),
-        rating=None if rating is None else RatingConfig(**rating),
+        rating=None if rating is None else RatingConfig(),
     )
 
 

@@ -250,9 +250,7 @@ class SummaryAccuracyConfig:
 
 @dataclass(frozen=True)
 class RatingConfig:
-    # ask the judge, sentence by sentence, whether the answer speaks about itself or to its
-    # grader, and leave such sentences out of the rating (metrics/rating.py)
-    addressed_check: bool = False
+    pass
 
 
 @dataclass(frozen=True)

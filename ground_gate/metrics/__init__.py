@@ -20,7 +20,7 @@ def build_metrics(config: MetricsConfig) -> list[Metric]:
     if config.faithfulness is not None:
         metrics.append(Faithfulness(config.faithfulness))
     if config.rating is not None:
-        metrics.append(Rating(addressed_check=config.rating.addressed_check))
+        metrics.append(Rating())
     if config.summary_accuracy is not None:
         metrics.append(SummaryAccuracy(config.summary_accuracy))
     return metrics
