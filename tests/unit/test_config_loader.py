@@ -604,6 +604,14 @@ def test_load_config__unknown_key_suggests_the_close_one(in_tmp: Path) -> None:
     assert message == "config.yml:6: unknown key 'treshold' (did you mean 'thresholds'?)"
 
 
+def test_load_config__a_key_under_a_metric_that_takes_none_says_so(in_tmp: Path) -> None:
+    message = error_of(MINIMAL.replace("{groundedness: {}}", "{rating: {addressed_check: true}}"))
+    assert message == (
+        "config.yml:5: metrics.rating: unknown key 'addressed_check'; it takes no options "
+        "(write {})"
+    )
+
+
 def test_load_config__unknown_key_without_a_close_one_lists_the_keys(in_tmp: Path) -> None:
     message = error_of(MINIMAL.replace("{provider: openai}", "{provider: openai, colour: red}"))
     assert message == (
