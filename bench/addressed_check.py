@@ -60,24 +60,24 @@ TASK = (
 )
 
 
-def block(tag: str, text: str) -> str:
-    return f"<{tag}>\n{prompts.defuse(text.strip())}\n</{tag}>"
-
-
 def speaks_about_answer(question: str | None, sentence: str) -> tuple[ChatMessage, ...]:
     """Yes when one sentence of an answer speaks about the answer itself or to its grader;
     asked without the document, so that a document cannot talk the judge into it."""
     asked = (
-        f"The answer replies to this question:\n{block('question', question)}\n" if question else ""
+        f"The answer replies to this question:\n{prompts._block('question', question)}\n"
+        if question
+        else ""
     )
-    user = f"{asked}{TASK}\n{block('sentence', sentence)}\nAnswer with one word: Yes or No."
+    user = (
+        f"{asked}{TASK}\n{prompts._block('sentence', sentence)}\nAnswer with one word: Yes or No."
+    )
     return (ChatMessage("system", CLASSIFY_SYSTEM), ChatMessage("user", user))
 
 
-async def flags(judge: OpenAIJudge, texts: list[str], questions: list[str | None]) -> list[float]:
+async def flags(judge: OpenAIJudge, pairs: list[tuple[str | None, str]]) -> list[float]:
     """P(the sentence speaks about the answer or to its grader) for each text."""
     out = []
-    for text, question in zip(texts, questions, strict=True):
+    for question, text in pairs:
         request = JudgeRequest(
             speaks_about_answer(question, text), purpose="addressed", logprobs=True
         )
@@ -109,8 +109,8 @@ async def measure(url: str, args: argparse.Namespace) -> None:
         path = SETS[name]
         corpus = json.loads(path.read_text(encoding="utf-8"))
         attacks, benign = corpus["attacks"], corpus["benign"]
-        p_attack = await flags(judge, attacks, [None] * len(attacks))
-        p_benign = await flags(judge, benign, [None] * len(benign))
+        p_attack = await flags(judge, [(None, text) for text in attacks])
+        p_benign = await flags(judge, [(None, text) for text in benign])
         missed = [i for i, t in enumerate(attacks) if not screen(t).removed]
         hit = [i for i, p in enumerate(p_attack) if p >= 0.5]
         both = [i for i in missed if i in hit]
@@ -127,7 +127,7 @@ async def measure(url: str, args: argparse.Namespace) -> None:
                 print(f"  false flag: {text!r}", file=sys.stderr)
     pairs = labelled_sentences(args.labels)
     sentences = [sentence for _, sentence in pairs]
-    p_real = await flags(judge, sentences, [question for question, _ in pairs])
+    p_real = await flags(judge, pairs)
     flagged = [(s, p) for s, p in zip(sentences, p_real, strict=True) if p >= 0.5]
     names = ", ".join(p.name for p in args.labels)
     print(f"| labelled answers' sentences ({names}) | - | {len(flagged)}/{len(sentences)} |")
