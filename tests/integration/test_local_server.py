@@ -95,7 +95,7 @@ def test_local_server__serves_then_leaves_nothing_after_normal_exit(
     assert argv == [
         "--model", str(model_file), "--model_alias", "tiny", "--host", "127.0.0.1",
         "--port", str(port), "--n_ctx", "512", "--n_threads", "1", "--n_threads_batch", "1",
-        "--interrupt_requests", "False",
+        "--n_ubatch", "128", "--interrupt_requests", "False",
     ]  # fmt: skip
     assert pid is not None and not alive(pid)
     assert port is not None and port_closed(port)
