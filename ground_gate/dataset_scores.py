@@ -24,6 +24,9 @@ class ScoreSummary:
     n_error: int  # rows whose metric failed
     n_no_claims: int  # rows with nothing to judge (no claim, no question)
     ci95: tuple[float, float] | None
+    # rows the metric scored that give another of its scores instead of this one (the answers
+    # metric's answered / answered_anyway, by whether the source holds the answer)
+    n_other: int = 0
 
 
 def summarise(
@@ -36,8 +39,9 @@ def summarise(
             results = [m for r in dataset_rows for m in r.metrics if m.metric == metric]
             n_error = sum(1 for m in results if m.status == "error")
             n_no_claims = sum(1 for m in results if m.status == "no_claims")
+            ok = [m for m in results if m.status == "ok"]
             for score in score_names:
-                values = [m.scores[score] for m in results if m.status == "ok"]
+                values = [m.scores[score] for m in ok if score in m.scores]
                 summaries.append(
                     ScoreSummary(
                         dataset=dataset,
@@ -47,6 +51,7 @@ def summarise(
                         n_error=n_error,
                         n_no_claims=n_no_claims,
                         ci95=_rounded(bootstrap_ci(values)) if values else None,
+                        n_other=len(ok) - len(values),
                     )
                 )
     return summaries

@@ -11,7 +11,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ground_gate.config.model import DEFAULT_CONFIDENCE, LOWER_IS_BETTER, METRIC_OF_SCORE, Threshold
+from ground_gate.config.model import (
+    DEFAULT_CONFIDENCE,
+    LOWER_IS_BETTER,
+    METRIC_OF_SCORE,
+    NO_ROW_OF_THE_KIND,
+    Threshold,
+)
 from ground_gate.dataset_scores import (
     MIN_PAIRED,
     PairedChange,
@@ -148,6 +154,8 @@ def _bounds(
         return False, f"{summary.n_error} row(s) could not be scored"
     if threshold is None:
         return None, "no threshold"
+    if summary.mean is None and summary.n_other and summary.score in NO_ROW_OF_THE_KIND:
+        return True, f"no row to check: {NO_ROW_OF_THE_KIND[summary.score]}"
     if summary.mean is None:
         return False, "no row produced this score"
     if not threshold.bounded:

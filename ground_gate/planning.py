@@ -8,7 +8,9 @@ is estimated, and said to be:
 
 - statements and claims are the response's sentences (split_sentences), one per sentence;
 - summary_accuracy generates exactly n_questions questions per row;
-- every response states facts (the states_facts check says Yes) and every verdict is Yes;
+- every response states facts (the states_facts check says Yes) and answers its question,
+  every source holds the answer, and every verdict is Yes (so no sentence not in the source
+  is asked whether it only declines);
 - `evidence: shown` quotes one unit of each of the report's 10 worst rows (the run quotes
   the units it shows as not supported, at most 3 a row); `evidence: unsupported` is counted
   as no quote;
@@ -67,7 +69,9 @@ class Rates(Protocol):
 ASSUMPTIONS = (
     "statements and claims: one per sentence of the response",
     "summary_accuracy: n_questions questions generated per row",
-    "every response states facts and every verdict is Yes (no quote for evidence: unsupported)",
+    "every response states facts and answers its question, every source holds the answer, "
+    "every verdict is Yes (no quote for evidence: unsupported; no sentence asked whether it "
+    "only declines)",
     f"evidence: shown: one quote for each of the report's {DEFAULT_WORST_ROWS} worst rows "
     f"(at most {UNITS_PER_METRIC} each)",
     "no retry, no repair of unusable JSON",

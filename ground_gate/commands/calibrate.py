@@ -10,7 +10,7 @@ from typing import Any
 
 from ground_gate.agreement import Agreement, Labelled, agreement
 from ground_gate.config.loader import load_config
-from ground_gate.config.model import Config
+from ground_gate.config.model import NO_ROW_OF_THE_KIND, Config
 from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED
 from ground_gate.judge.budget import spending_limit
 from ground_gate.judge.factory import open_judge
@@ -33,6 +33,24 @@ class CalibrateOptions:
     files: ReportFiles = field(default_factory=ReportFiles)  # json, markdown, html
 
 
+# The label each score is held to, and whether a 1 there is the score's good side: answered
+# against `answered`; answered_anyway (lower is better) against declining, 1 - `answered`;
+# context_relevance against `answerable`; every other score against `label` (grounded).
+LABEL_OF_SCORE: Mapping[str, tuple[str, bool]] = {
+    "answered": ("answered", True),
+    "answered_anyway": ("answered", False),
+    "context_relevance": ("answerable", True),
+}
+
+
+def _good(item: LabelledSample, score: str) -> int | None:
+    """The row's label for `score` as agreement reads it (1 = the score's good side); None
+    when the row has no such label."""
+    column, as_is = LABEL_OF_SCORE.get(score, ("label", True))
+    value = item.labels.get(column)
+    return None if value is None else (value if as_is else 1 - value)
+
+
 def _agreements(
     config: Config,
     metrics: Sequence[Metric],
@@ -45,12 +63,15 @@ def _agreements(
             scored: list[Labelled] = []
             missing = 0
             for item in selection:
+                good = _good(item, score)
+                if good is None:  # not labelled for this score
+                    continue
                 row = rows.get((item.group, item.sample.id))
                 found = [m for m in row.metrics if m.metric == metric.name] if row else []
-                if found and found[0].status == "ok":
-                    scored.append(Labelled(found[0].scores[score], item.label, item.types))
-                else:
-                    missing += 1
+                if found and found[0].status == "ok" and score in found[0].scores:
+                    scored.append(Labelled(found[0].scores[score], good, item.types))
+                elif not found or found[0].status != "ok" or score not in NO_ROW_OF_THE_KIND:
+                    missing += 1  # an answers row on the other side is not missing
             out.append(agreement(score, scored, missing, config.thresholds.get(score)))
     return out
 
@@ -62,6 +83,7 @@ def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]
         "group": item.group,
         "id": item.sample.id,
         "label": item.label,
+        "labels": dict(item.labels),
         "seconds": row.seconds if row else None,
         "status": {name: m.status for name, m in metrics.items()},
         "scores": {k: v for m in metrics.values() for k, v in m.scores.items()},

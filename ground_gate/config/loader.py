@@ -18,6 +18,7 @@ from typing import Any
 from ground_gate.config.model import (
     DEFAULT_CONFIDENCE,
     SCORE_NAMES,
+    AnswersConfig,
     Budget,
     Config,
     DatasetConfig,
@@ -245,6 +246,7 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
     faithfulness = options("faithfulness")
     summary = options("summary_accuracy")
     rating = options("rating")
+    answers = options("answers")
     return MetricsConfig(
         groundedness=None if groundedness is None else GroundednessConfig(**groundedness),
         faithfulness=None if faithfulness is None else FaithfulnessConfig(**faithfulness),
@@ -254,6 +256,7 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
             **{**summary, "n_questions": int(summary.get("n_questions", 10))}
         ),
         rating=None if rating is None else RatingConfig(),
+        answers=None if answers is None else AnswersConfig(),
     )
 
 

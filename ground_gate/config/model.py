@@ -14,6 +14,9 @@ SCORE_NAMES: tuple[str, ...] = (
     "groundedness",
     "hallucination",
     "contradiction",
+    "answered",
+    "answered_anyway",
+    "context_relevance",
     "faithfulness",
     "agreement",
     "summary_hallucination",
@@ -24,6 +27,9 @@ METRIC_OF_SCORE: Mapping[str, str] = {
     "groundedness": "groundedness",
     "hallucination": "groundedness",
     "contradiction": "groundedness",
+    "answered": "answers",
+    "answered_anyway": "answers",
+    "context_relevance": "answers",
     "faithfulness": "faithfulness",
     "agreement": "summary_accuracy",
     "summary_hallucination": "summary_accuracy",
@@ -35,8 +41,22 @@ METRIC_OF_SCORE: Mapping[str, str] = {
 VERDICT_SCORES: tuple[str, ...] = ("groundedness", "hallucination", "contradiction")
 # Scores where higher is worse (a threshold is usually `max`).
 LOWER_IS_BETTER: frozenset[str] = frozenset(
-    {"hallucination", "contradiction", "summary_hallucination", "summary_contradiction"}
+    {
+        "hallucination",
+        "contradiction",
+        "answered_anyway",
+        "summary_hallucination",
+        "summary_contradiction",
+    }
 )
+# The answers metric gives each row one of answered / answered_anyway, by whether its source
+# holds the answer: a dataset none of whose rows falls on one side has no row of that score,
+# and that is not a missing score (what the gate says instead).
+NO_ROW_OF_THE_KIND: Mapping[str, str] = {
+    "answered": "no row's source holds the answer to its question",
+    "answered_anyway": "every row's source holds the answer to its question",
+    "context_relevance": "every row states whether its source holds the answer (no judge call)",
+}
 
 Provider = Literal["openai", "azure", "local"]
 
@@ -254,14 +274,20 @@ class RatingConfig:
 
 
 @dataclass(frozen=True)
+class AnswersConfig:
+    pass
+
+
+@dataclass(frozen=True)
 class MetricsConfig:
     groundedness: GroundednessConfig | None = None
     faithfulness: FaithfulnessConfig | None = None
     summary_accuracy: SummaryAccuracyConfig | None = None
     rating: RatingConfig | None = None
+    answers: AnswersConfig | None = None
 
     def enabled(self) -> tuple[str, ...]:
-        names = ("groundedness", "faithfulness", "summary_accuracy", "rating")
+        names = ("groundedness", "faithfulness", "summary_accuracy", "rating", "answers")
         return tuple(n for n in names if getattr(self, n) is not None)
 
 

@@ -120,7 +120,9 @@ def _explain(error: ValidationError, document: Document) -> list[Problem]:
 def _unknown_key(key: str, known: list[str], path: KeyPath) -> str:
     if path and path[-1] == "thresholds":
         return f"unknown score '{key}'{_suggest(key, known)}; scores: {', '.join(known)}"
-    suggestion = _suggest(key, known)
+    # a column name where a role belongs (fields: {answer: text}) is nearer a wrong role
+    # (answerable) than the right one (response): no guess there, the roles listed
+    suggestion = _suggest(key, known) if path[-1:] != ("fields",) else ""
     if suggestion:
         return f"unknown key '{key}'{suggestion}"
     if not known:

@@ -1,4 +1,4 @@
-"""Which column of a row is its id, question, context and response.
+"""Which column of a row is its id, question, context, response and (optional) answerability.
 
 A column named under the dataset's `fields` wins; otherwise the usual names of RAGAS, Athina and
 similar tools are recognised (CANDIDATES), and two of them in one row is an error.
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from ground_gate.datasets.formats import Row
 from ground_gate.errors import DatasetError
 
-ROLES: tuple[str, ...] = ("id", "question", "context", "response")
+ROLES: tuple[str, ...] = ("id", "question", "context", "response", "answerable")
 # Column names recognised when `fields` does not name one; two present at once is an error.
 CANDIDATES: Mapping[str, tuple[str, ...]] = {
     "id": ("id",),
@@ -26,6 +26,9 @@ CANDIDATES: Mapping[str, tuple[str, ...]] = {
         "source",
     ),
     "response": ("answer", "response", "output"),
+    # whether the row's source holds what its question asks (the answers metric then makes
+    # no call to find out)
+    "answerable": ("answerable",),
 }
 REQUIRED = frozenset({"context", "response"})
 

@@ -15,6 +15,9 @@ class Sample:
     sources: tuple[str, ...]
     response: str
     question: str | None = None
+    # whether the source holds what the question asks, as the dataset states it; None: not
+    # stated (the answers metric asks the judge)
+    answerable: bool | None = None
     line: int | None = None  # where the row starts in its file, for messages
     # (field, passage) cut before judging because it speaks to the judge (metrics/addressed.py)
     addressed: tuple[tuple[str, str], ...] = ()

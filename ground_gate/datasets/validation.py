@@ -39,6 +39,7 @@ def to_sample(row: Row, fields: Mapping[str, str], target: TargetConfig | None =
         sources=sources,
         response=response,
         question=question,
+        answerable=_answerable(row, chosen["answerable"]),
         line=row.line,
         key=content_key(sources, question, response) if given is None else id_key(given),
         row=row.values if target is not None else {},
@@ -80,6 +81,28 @@ def _question(row: Row, column: str | None) -> str | None:
             f"{describe_json_value(value)}"
         )
     return value if value.strip() else None
+
+
+# how a CSV cell (or a JSON string) states answerability; an empty cell states nothing
+_STATED = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+
+
+def _answerable(row: Row, column: str | None) -> bool | None:
+    """Whether the row's source holds what its question asks, as the row states it: true or
+    false (JSON), 0 or 1, or in a CSV cell true/false, yes/no, 1/0; null or empty: not stated."""
+    value = None if column is None else row.values[column]
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and value in (0, 1):
+        return bool(value)
+    if isinstance(value, str) and value.strip().lower() in _STATED:
+        return _STATED[value.strip().lower()]
+    raise DatasetError(
+        f"{row.where}: '{column}' (whether the source answers the question): expected true or "
+        f"false, got {describe_json_value(value)}"
+    )
 
 
 def _text(row: Row, column: str | None, role: str) -> str:

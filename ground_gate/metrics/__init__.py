@@ -1,8 +1,10 @@
-"""The four evaluators, one module each; `build_metrics` turns the config into instances."""
+"""The four evaluators and the answers metric, one module each; `build_metrics` turns the
+config into instances."""
 
 from __future__ import annotations
 
 from ground_gate.config.model import MetricsConfig
+from ground_gate.metrics.answers import Answers
 from ground_gate.metrics.base import Metric, RowSession
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
@@ -19,6 +21,8 @@ def build_metrics(config: MetricsConfig) -> list[Metric]:
         metrics.append(Groundedness(config.groundedness))
     if config.faithfulness is not None:
         metrics.append(Faithfulness(config.faithfulness))
+    if config.answers is not None:
+        metrics.append(Answers())
     if config.rating is not None:
         metrics.append(Rating())
     if config.summary_accuracy is not None:

@@ -14,7 +14,10 @@ Two methods (config `method`):
   than the greedy digit.
 
 With unit=claim, claims are extracted first and sentences that make no claim are skipped; a
-response with no claim gets status no_claims, not 0. A passage cut because it spoke to the
+response with no claim gets status no_claims, not 0. With unit=sentence, a sentence the source
+does not support is asked whether it states a fact at all (metrics/declines.py): one that only
+declines, greets or hedges, or holds no word, is a `declines` unit, in no mean, and a response
+of nothing else is no_claims too, as with claims. A passage cut because it spoke to the
 judge (metrics/addressed.py) is one unit, absent from the source, judged by no call.
 
 Evidence (a quote of the source, one generated answer per unit) is asked while scoring for
@@ -25,6 +28,7 @@ Evidence (a quote of the source, one generated answer per unit) is asked while s
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ground_gate.config.model import GroundednessConfig
@@ -33,6 +37,7 @@ from ground_gate.judge.base import Judge
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
+from ground_gate.metrics.declines import DECLINES, STATES_FACT_AT, fact_probability, says_nothing
 from ground_gate.metrics.logprobs import choice_distribution, expected_rating
 from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
@@ -46,6 +51,9 @@ NOTHING_FOUND = "NOTHING FOUND"
 VERDICT_ANSWERS = ("yes", "no", "unknown")
 # unit verdict words, by the answer that won
 VERDICT_WORDS = {"yes": "supported", "no": "contradicted", "unknown": "not in source"}
+# the verdicts of a sentence the source does not hold (verdict method; rating method): only
+# such a sentence may turn out to state nothing at all
+UNHELD = frozenset({"not in source", "unsupported"})
 
 
 @dataclass(frozen=True)
@@ -67,7 +75,11 @@ class Groundedness:
         if not plan and not cut:
             return session.result("no_claims")
         judge = self._verdict if self.config.method == "verdict" else self._rating
-        judged = await asyncio.gather(*(judge(sample, t, session) for t in plan))
+        judged = await asyncio.gather(
+            *(_silent(t) if says_nothing(t) else judge(sample, t, session) for t in plan)
+        )
+        if self.config.unit == "sentence":  # claim extraction already left declines out
+            judged = await self._declines(sample, judged, session)
         quoted = (self._with_evidence(sample, u, session) for u in judged)
         units = list(await asyncio.gather(*quoted))
         if self.config.method == "verdict":  # a cut passage is not in the source
@@ -77,13 +89,32 @@ class Groundedness:
                 for u in cut
             )
         units += cut
-        score = combine([u.score or 0.0 for u in units], self.config.aggregate)
+        claims = [u for u in units if u.verdict != DECLINES]
+        if not claims:  # every sentence only declines, greets or holds no word
+            return session.result("no_claims", units=units)
+        score = combine([u.score or 0.0 for u in claims], self.config.aggregate)
         scores = {"groundedness": round(score, 4)}
         if self.config.method == "verdict":
             worst = self.config.aggregate == "min"
-            scores["hallucination"] = _share(units, "p_absent", worst)
-            scores["contradiction"] = _share(units, "p_contradicted", worst)
+            scores["hallucination"] = _share(claims, "p_absent", worst)
+            scores["contradiction"] = _share(claims, "p_contradicted", worst)
         return session.result("ok", scores, tuple(units))
+
+    async def _declines(
+        self, sample: Sample, units: Sequence[UnitResult], session: RowSession
+    ) -> list[UnitResult]:
+        """The sentences the source does not hold, asked whether they state a fact at all: one
+        that only declines, greets or hedges is neither supported nor missing from the source,
+        so it leaves the means (as claim extraction leaves it out). A supported or contradicted
+        sentence states something: it is not asked."""
+
+        async def checked(unit: UnitResult) -> UnitResult:
+            if unit.verdict not in UNHELD:
+                return unit
+            p = await fact_probability(sample.question, unit.text, session)
+            return unit if p >= STATES_FACT_AT else _declining(unit.text, p)
+
+        return list(await asyncio.gather(*(checked(u) for u in units)))
 
     async def _verdict(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         async def ask(chunk: str) -> dict[str, float]:
@@ -142,6 +173,8 @@ class Groundedness:
         self, sample: Sample, unit: UnitResult, session: RowSession
     ) -> UnitResult:
         wanted = self.config.evidence
+        if unit.verdict == DECLINES:  # it states nothing: there is nothing to quote for it
+            return unit
         if wanted == "all" or (wanted == "unsupported" and unit.verdict != "supported"):
             return replace(unit, evidence=await self.quote(sample, unit, session))
         return unit
@@ -165,6 +198,16 @@ class Groundedness:
         source = sample.source_text  # evidence is verbatim from the source, never the excerpt
         found = None if quote.upper().startswith(NOTHING_FOUND) else anchor(quote, source)
         return found or closest(unit.text, chunk.replace(GAP.strip(), " ")) or NOTHING_FOUND
+
+
+async def _silent(text: str) -> UnitResult:
+    """A unit with no letter and no digit (emoji, punctuation): it states nothing, judged by
+    no call."""
+    return _declining(text, 0.0)
+
+
+def _declining(text: str, p_states_fact: float) -> UnitResult:
+    return UnitResult(text, None, DECLINES, detail={"p_states_fact": round(p_states_fact, 4)})
 
 
 def _share(units: list[UnitResult], key: str, worst: bool) -> float:

@@ -177,6 +177,40 @@ def states_facts(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
     )
 
 
+def answers_question(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
+    """answers: does the response give what was asked (or, with no question, say anything of
+    substance), as opposed to declining, evading, greeting or saying nothing? No document:
+    whether the answer is true is groundedness's to judge."""
+    if question is None:
+        ask = (
+            "Does the answer say something of substance: at least one piece of information, "
+            "however short? Answer No if it only declines, says it does not know, greets, "
+            "thanks, agrees, hedges, or holds no information at all (emoji, punctuation, an "
+            "empty list)."
+        )
+    else:
+        ask = (
+            "Does the answer give the information the question asks for, at least in part, or "
+            "respond to it with information on its subject? Answer No if it declines, says it "
+            "does not know or cannot find the information, evades, only hedges, greets, "
+            "thanks, only agrees, asks a question back, talks about something else, or holds "
+            "no information at all (emoji, punctuation, an empty list)."
+        )
+    return _answer_messages(question, answer, f"{ask}\nAnswer with one word: Yes or No.")
+
+
+def holds_answer(document: str, question: str) -> tuple[ChatMessage, ...]:
+    """answers: does the row's source hold what its question asks (context relevance)?"""
+    return _judge_unit(
+        document,
+        "Does the document contain the information needed to answer the question below, at "
+        "least in part? Answer No if the document is about something else or does not say.",
+        "question",
+        question,
+        "Answer with one word: Yes or No.",
+    )
+
+
 STATEMENTS_SCHEMA = {
     "type": "object",
     "properties": {

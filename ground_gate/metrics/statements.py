@@ -5,21 +5,19 @@ from __future__ import annotations
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession
-from ground_gate.metrics.logprobs import yes_probability
+from ground_gate.metrics.declines import STATES_FACT_AT, fact_probability
 
 MAX_STATEMENT_TOKENS = 512
 
 
 async def extract_statements(sample: Sample, session: RowSession) -> list[str]:
-    """Statements the response makes; empty when it states no fact (refusal, greeting).
+    """Statements the response makes; empty when it states no fact (refusal, greeting, no
+    words at all).
 
     Small judges turn "I can't find that in the documents" into a statement however the
     extraction prompt is worded; one yes/no token first tells a refusal from an answer.
     """
-    check = await session.ask(
-        "states_facts", prompts.states_facts(sample.question, sample.response), logprobs=True
-    )
-    if yes_probability(check) < 0.5:
+    if await fact_probability(sample.question, sample.response, session) < STATES_FACT_AT:
         return []
     completion = await session.ask(
         "statements",

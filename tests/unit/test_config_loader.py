@@ -629,11 +629,13 @@ def test_load_config__unknown_metric_and_unknown_score(in_tmp: Path) -> None:
     assert message == (
         "config.yml:5: metrics: unknown key 'groundednes' (did you mean 'groundedness'?)\n"
         "config.yml:7: thresholds: unknown score 'faithfulnes' (did you mean 'faithfulness'?); "
-        "scores: groundedness, hallucination, contradiction, faithfulness, agreement, "
-        "summary_hallucination, summary_contradiction, rating\n"
+        "scores: groundedness, hallucination, contradiction, answered, answered_anyway, "
+        "context_relevance, faithfulness, agreement, summary_hallucination, "
+        "summary_contradiction, rating\n"
         "config.yml:8: thresholds: unknown score 'accuracy'; "
-        "scores: groundedness, hallucination, contradiction, faithfulness, agreement, "
-        "summary_hallucination, summary_contradiction, rating"
+        "scores: groundedness, hallucination, contradiction, answered, answered_anyway, "
+        "context_relevance, faithfulness, agreement, summary_hallucination, "
+        "summary_contradiction, rating"
     )
 
 
@@ -657,7 +659,8 @@ def test_load_config__metrics_must_enable_one(in_tmp: Path, metrics: str, expect
     message = error_of(MINIMAL.replace("metrics: {groundedness: {}}", f"metrics: {metrics}"))
     if expected == "expected at least one metric":
         expected = (
-            "enable at least one metric: groundedness, faithfulness, summary_accuracy, rating"
+            "enable at least one metric: groundedness, faithfulness, summary_accuracy, rating, "
+            "answers"
         )
     assert message == f"config.yml:5: metrics: {expected}"
 
@@ -694,13 +697,13 @@ def test_load_config__empty_strings_are_rejected(in_tmp: Path) -> None:
     )
 
 
-def test_load_config__fields_only_takes_the_four_roles(in_tmp: Path) -> None:
+def test_load_config__fields_only_takes_the_roles(in_tmp: Path) -> None:
     message = error_of(
         MINIMAL.replace("{name: d, path: d.jsonl}", "{name: d, path: d.jsonl, fields: {answer: a}}")
     )
     assert message == (
         "config.yml:4: datasets[0].fields: unknown key 'answer'; expected one of: id, question, "
-        "context, response"
+        "context, response, answerable"
     )
 
 

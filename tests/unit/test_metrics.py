@@ -76,7 +76,9 @@ async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported()
     assert result.units[0].evidence is None
     assert result.units[1].evidence == "Its battery lasts 10 hours."
     assert judge.purposes().count("groundedness.evidence") == 1
-    assert result.usage.calls == 3
+    # the unsupported sentence is asked whether it states a fact at all (it does)
+    assert judge.purposes().count("groundedness.states_facts") == 1
+    assert result.usage.calls == 4
 
 
 async def test_groundedness__claim_unit_refusal_is_no_claims_not_zero():
@@ -99,7 +101,7 @@ async def test_groundedness__evidence_none_makes_no_extra_call():
     judge = FakeJudge(grader)
     metric = Groundedness(GroundednessConfig(method="rating", evidence="none"))
     await score(metric, sample("It is waterproof."), judge)
-    assert judge.purposes() == ["groundedness.rate"]
+    assert judge.purposes() == ["groundedness.rate", "groundedness.states_facts"]
 
 
 async def test_groundedness__evidence_shown_asks_none_while_scoring():
@@ -111,7 +113,7 @@ async def test_groundedness__evidence_shown_asks_none_while_scoring():
         judge,
     )
     assert Groundedness(GroundednessConfig(method="rating")).config.evidence == "shown"
-    assert judge.purposes() == ["groundedness.rate", "groundedness.rate"]
+    assert judge.purposes() == ["groundedness.rate"] * 2 + ["groundedness.states_facts"]
     assert [u.evidence for u in result.units] == [None, None]
 
 
@@ -149,7 +151,8 @@ async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
     await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
     assert "groundedness.evidence" in judge.purposes()
     for request in judge.requests:
-        assert request.messages[-1].content.startswith("<document>\n" + SOURCE)
+        if request.purpose != "groundedness.states_facts":  # about the sentence alone
+            assert request.messages[-1].content.startswith("<document>\n" + SOURCE)
 
 
 async def test_faithfulness__supported_over_total_with_probabilities_kept():
@@ -427,6 +430,8 @@ def three_way(request: JudgeRequest) -> Completion:
     quote is the document's first sentence."""
     if request.purpose.endswith("evidence"):
         return Completion(text="The X200 weighs 1.2 kg.", usage=Usage(calls=1))
+    if request.purpose.endswith("states_facts"):  # every sentence here states a fact
+        return said("Yes", Yes=0.9, No=0.1)
     assert request.purpose == "groundedness.verdict", request.purpose
     assert "Yes, No or Unknown" in request.messages[-1].content
     unit = unit_of(request, "sentence")
@@ -447,7 +452,9 @@ async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_on
     result = await score(
         metric, sample("It weighs 1.2 kg. It weighs 3 kg. It is waterproof."), judge
     )
-    assert judge.purposes() == ["groundedness.verdict"] * 3
+    # the sentence not in the source is asked whether it states a fact at all; the
+    # contradicted one says something the source says otherwise: it is not asked
+    assert judge.purposes() == ["groundedness.verdict"] * 3 + ["groundedness.states_facts"]
     assert [u.verdict for u in result.units] == ["supported", "contradicted", "not in source"]
     assert [u.score for u in result.units] == [0.8, 0.1, 0.3]
     assert result.units[1].detail == {
@@ -536,12 +543,16 @@ async def test_groundedness__long_source_judged_against_the_units_passages(confi
             return Completion(text="bridge over the Elbe cost 95 million", usage=Usage(calls=1))
         if request.purpose.endswith("rate"):
             return said("2", **{"2": 1.0})
+        if request.purpose.endswith("states_facts"):  # a rating of 2: it states a fact?
+            return said("Yes", Yes=1.0)
         return said("No", No=0.9, Yes=0.05, Unknown=0.05)
 
     judge = FakeJudge(conflicting)
     unit = "The bridge over the Elbe cost 59 million euros."
     result = await score(Groundedness(config), sample(unit, source=LONG_SOURCE), judge)
-    documents = [unit_of(r, "document") for r in judge.requests]
+    documents = [
+        unit_of(r, "document") for r in judge.requests if "<document>" in r.messages[-1].content
+    ]
     assert len(documents) == 2  # the verdict, then the evidence: both read the same text
     assert documents[0] == documents[1]
     assert "The new bridge over the Elbe cost 95 million euros." in documents[0]

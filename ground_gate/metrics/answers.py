@@ -1,0 +1,125 @@
+"""Answers: whether a response answers its question at all, and whether its source could.
+
+Every other metric judges what a response says; this one judges whether it says what was
+asked. Two verdicts per row, each one call read from the judge's token probabilities:
+- answered: P(the response gives what the question asks, at least in part), from question and
+  response alone (no document: whether it is true is groundedness's to judge). A decline, an
+  evasion, a greeting, a hedge, a change of subject or nothing at all (emoji, punctuation,
+  `[]`: no word, decided with no call) is not an answer. Without a question: P(it says
+  anything of substance).
+- answerable: P(the source holds what the question asks), document first; a dataset's
+  `answerable` column states it instead (no call). A row without a question is answerable.
+
+Row scores, each in the bucket the row falls in (P(answerable) >= 0.5, or as stated):
+- answered: P(answered) of a row whose source holds the answer (1 - it: a decline of a
+  question the documentation answers, an over-refusal);
+- answered_anyway: P(answered) of a row whose source cannot answer: an answer there says
+  what the source does not, which is where hallucination comes from. Declining it is right
+  and counts against nothing;
+- context_relevance: P(answerable), when judged: whether the contexts a target retrieved (or
+  the dataset's) hold the answer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ground_gate.datasets import Sample
+from ground_gate.metrics import prompts
+from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.declines import says_nothing
+from ground_gate.metrics.logprobs import yes_probability
+from ground_gate.results import MetricResult, UnitResult
+
+ANSWERED_AT = 0.5  # P(answered) at or above: an answer; below: a decline
+ANSWERABLE_AT = 0.5  # P(answerable) at or above: the source holds the answer
+RESPONSE_SHOWN = 300  # characters of the response its unit carries
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The answered verdict of one row: P(answered), and whether it was decided with no call
+    because the response holds no word."""
+
+    p: float
+    no_words: bool = False
+
+
+@dataclass(frozen=True)
+class Answerable:
+    """Whether the row's source holds the answer: P(answerable), as judged or as stated."""
+
+    p: float
+    stated: bool  # the dataset's answerable column said so: no call was made
+    judged: bool  # a call was made (False when stated, or with no question)
+
+
+def answered_verdict(p_answered: float, answerable: bool) -> str:
+    """The row's verdict in words."""
+    if p_answered >= ANSWERED_AT:
+        return "answered" if answerable else "answered anyway"
+    return "declined" if answerable else "declined, as it should"
+
+
+@dataclass(frozen=True)
+class Answers:
+    name: str = "answers"
+    scores: tuple[str, ...] = ("answered", "answered_anyway", "context_relevance")
+
+    async def prepare(self, sample: Sample, session: RowSession) -> Answered:
+        """The answered verdict: no document, so it runs with the other metrics' calls that
+        do not read one, keeping the document-first calls together."""
+        if says_nothing(sample.response):
+            return Answered(0.0, no_words=True)
+        completion = await session.ask(
+            "answered",
+            prompts.answers_question(sample.question, sample.response),
+            logprobs=True,
+        )
+        return Answered(yes_probability(completion))
+
+    async def score(self, sample: Sample, plan: Answered, session: RowSession) -> MetricResult:
+        holds = await self._answerable(sample, session)
+        answerable = holds.p >= ANSWERABLE_AT
+        scores = {("answered" if answerable else "answered_anyway"): round(plan.p, 4)}
+        if holds.judged:
+            scores["context_relevance"] = round(holds.p, 4)
+        units = (_answered_unit(sample, plan, answerable), _answerable_unit(sample, holds))
+        return session.result("ok", scores, units)
+
+    async def _answerable(self, sample: Sample, session: RowSession) -> Answerable:
+        if sample.answerable is not None:
+            return Answerable(1.0 if sample.answerable else 0.0, stated=True, judged=False)
+        if sample.question is None:  # nothing asked: the source is all there is to say
+            return Answerable(1.0, stated=False, judged=False)
+        question = sample.question
+
+        async def ask(chunk: str) -> float:
+            completion = await session.ask(
+                "answerable", prompts.holds_answer(chunk, question), logprobs=True
+            )
+            return yes_probability(completion)
+
+        p, _, _ = await best_support(session, sample.source_text, len(question), ask, key=float)
+        return Answerable(p, stated=False, judged=True)
+
+
+def _answered_unit(sample: Sample, plan: Answered, answerable: bool) -> UnitResult:
+    text = sample.response.strip()
+    shown = text if len(text) <= RESPONSE_SHOWN else text[: RESPONSE_SHOWN - 1] + "\u2026"
+    detail: dict[str, object] = {"p_answered": round(plan.p, 4)}
+    if plan.no_words:
+        detail["no_words"] = True
+    return UnitResult(shown, round(plan.p, 4), answered_verdict(plan.p, answerable), detail=detail)
+
+
+def _answerable_unit(sample: Sample, holds: Answerable) -> UnitResult:
+    answerable = holds.p >= ANSWERABLE_AT
+    if sample.question is None:
+        verdict = "nothing asked"
+    else:
+        verdict = "source answers it" if answerable else "source cannot answer it"
+    if holds.stated:
+        verdict += " (as the dataset states)"
+    detail: dict[str, object] = {"p_answerable": round(holds.p, 4), "stated": holds.stated}
+    return UnitResult(sample.question or "", round(holds.p, 4), verdict, detail=detail)

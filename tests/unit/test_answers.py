@@ -1,0 +1,245 @@
+"""The answers metric (answered, answerable) and declines in the per-unit metrics: what a
+response that says less scores, with a scripted judge."""
+
+from __future__ import annotations
+
+import pytest
+
+from ground_gate.config.model import GroundednessConfig, Threshold
+from ground_gate.dataset_scores import summarise
+from ground_gate.datasets import Sample
+from ground_gate.gate import evaluate
+from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.metrics import RowSession
+from ground_gate.metrics.answers import Answers
+from ground_gate.metrics.declines import says_nothing
+from ground_gate.metrics.faithfulness import Faithfulness
+from ground_gate.metrics.groundedness import Groundedness
+from ground_gate.results import MetricResult, RowResult
+from tests.fakes import FakeJudge, json_reply, said, unit_of
+
+SOURCE = "The Aero 3 runs for up to 120 minutes on one charge. A full recharge takes 4 hours."
+QUESTION = "How long does the Aero 3 run on one charge?"
+DECLINING = ("sorry", "don't know", "not say")
+NO_WORDS = ["🎉🎉🎉", "[]", "{}", "...", "\u2014", "  ?! \n"]
+
+
+def sample(response: str, question: str | None = QUESTION, **kwargs: object) -> Sample:
+    return Sample(id="r1", sources=(SOURCE,), response=response, question=question, **kwargs)
+
+
+def judge_of(request: JudgeRequest) -> Completion:
+    """Declines decline; a question about the battery or the charge is answerable; sentences
+    naming 120 minutes are supported, anything else is not in the source."""
+    step = request.purpose.split(".")[1]
+    if step in ("answered", "states_facts"):
+        text = unit_of(request, "answer").lower()
+        declines = any(word in text for word in DECLINING)
+        return said("No", No=0.9, Yes=0.1) if declines else said("Yes", Yes=0.8, No=0.2)
+    if step == "answerable":
+        holds = "charge" in unit_of(request, "question")
+        return said("Yes", Yes=0.7, No=0.3) if holds else said("No", No=0.95, Yes=0.05)
+    if step == "statements":
+        return json_reply({"statements": [unit_of(request, "answer")]})
+    if step == "verdict":
+        unit = unit_of(
+            request, "sentence" if "<sentence>" in request.messages[-1].content else "statement"
+        )
+        if "120 minutes" in unit:
+            return said("Yes", Yes=0.9, No=0.05, Unknown=0.05)
+        if "Unknown" in request.messages[-1].content:
+            return said("Unknown", Unknown=0.8, Yes=0.1, No=0.1)
+        return said("No", No=0.8, Yes=0.2)
+    raise AssertionError(request.purpose)
+
+
+async def score(metric, s: Sample, judge: FakeJudge):
+    session = RowSession(judge, metric.name, memo={})
+    plan = await metric.prepare(s, session)
+    return await metric.score(s, plan, session)
+
+
+async def test_answers__an_answer_to_an_answerable_question_scores_answered():
+    judge = FakeJudge(judge_of)
+    result = await score(Answers(), sample("It runs for up to 120 minutes."), judge)
+    assert judge.purposes() == ["answers.answered", "answers.answerable"]
+    assert result.scores == {"answered": 0.8, "context_relevance": 0.7}
+    assert [u.verdict for u in result.units] == ["answered", "source answers it"]
+    assert result.units[0].detail == {"p_answered": 0.8}
+
+
+async def test_answers__a_decline_of_a_question_its_source_answers_is_an_over_refusal():
+    result = await score(
+        Answers(), sample("I'm sorry, I can't help with that."), FakeJudge(judge_of)
+    )
+    assert result.scores == {"answered": 0.1, "context_relevance": 0.7}
+    assert result.units[0].verdict == "declined"
+
+
+async def test_answers__a_decline_where_the_source_cannot_answer_counts_against_nothing():
+    asked = "What colour is the Aero 3?"
+    result = await score(
+        Answers(), sample("The documentation does not say.", asked), FakeJudge(judge_of)
+    )
+    # no `answered` score: the decline is right, and its answered_anyway is low
+    assert result.scores == {"answered_anyway": 0.1, "context_relevance": 0.05}
+    assert [u.verdict for u in result.units] == [
+        "declined, as it should",
+        "source cannot answer it",
+    ]
+
+
+async def test_answers__an_answer_where_the_source_cannot_answer_is_answered_anyway():
+    asked = "What colour is the Aero 3?"
+    result = await score(Answers(), sample("It is red.", asked), FakeJudge(judge_of))
+    assert result.scores == {"answered_anyway": 0.8, "context_relevance": 0.05}
+    assert result.units[0].verdict == "answered anyway"
+
+
+@pytest.mark.parametrize("stated", [True, False])
+async def test_answers__a_dataset_that_states_answerability_makes_no_call_for_it(stated):
+    judge = FakeJudge(judge_of)
+    result = await score(Answers(), sample("It is red.", answerable=stated), judge)
+    assert judge.purposes() == ["answers.answered"]
+    assert result.scores == ({"answered": 0.8} if stated else {"answered_anyway": 0.8})
+    assert result.units[1].verdict.endswith("(as the dataset states)")
+    assert result.units[1].detail == {"p_answerable": float(stated), "stated": True}
+
+
+@pytest.mark.parametrize("response", NO_WORDS)
+async def test_answers__a_response_with_no_word_is_a_decline_without_a_call(response):
+    judge = FakeJudge(judge_of)
+    result = await score(Answers(), sample(response, answerable=True), judge)
+    assert judge.purposes() == []
+    assert result.scores == {"answered": 0.0}
+    assert result.units[0].verdict == "declined"
+    assert result.units[0].detail == {"p_answered": 0.0, "no_words": True}
+
+
+async def test_answers__without_a_question_the_row_is_answerable_and_no_call_asks_it():
+    judge = FakeJudge(judge_of)
+    result = await score(Answers(), sample("It runs for 120 minutes.", question=None), judge)
+    assert judge.purposes() == ["answers.answered"]
+    assert result.scores == {"answered": 0.8}
+    assert result.units[1].verdict == "nothing asked"
+    # the prompt without a question asks whether it says anything of substance
+    assert "<question>" not in judge.requests[0].messages[-1].content
+
+
+async def test_answers__the_answered_call_reads_no_document_and_answerable_reads_it_first():
+    judge = FakeJudge(judge_of)
+    await score(Answers(), sample("It runs for 120 minutes."), judge)
+    answered, answerable = (r.messages[-1].content for r in judge.requests)
+    assert "<document>" not in answered and SOURCE not in answered
+    assert answerable.startswith("<document>\n" + SOURCE)
+    assert answerable.rstrip().endswith("Answer with one word: Yes or No.")
+
+
+async def test_answers__a_long_source_is_judged_chunk_by_chunk_and_the_best_holds():
+    filler = " ".join(f"Section {i} lists the opening hours of the shop." for i in range(300))
+    source = filler + " The Aero 3 runs for up to 120 minutes on one charge."
+
+    def script(request: JudgeRequest) -> Completion:
+        if request.purpose == "answers.answerable":
+            holds = "120 minutes" in unit_of(request, "document")
+            return said("Yes", Yes=0.9, No=0.1) if holds else said("No", No=0.9, Yes=0.1)
+        return said("Yes", Yes=0.8, No=0.2)
+
+    judge = FakeJudge(script, context_tokens=1200)
+    s = Sample(id="r1", sources=(source,), response="120 minutes.", question=QUESTION)
+    result = await score(Answers(), s, judge)
+    assert judge.purposes().count("answers.answerable") > 1
+    assert result.scores["context_relevance"] == 0.9
+
+
+def test_says_nothing__no_letter_and_no_digit():
+    assert all(says_nothing(text) for text in NO_WORDS)
+    for text in ("No.", "N/A", "0", "null", "é", "日本", "Ok 👍"):
+        assert not says_nothing(text), text
+
+
+# Declines in the per-unit metrics: neither supported nor missing from the source.
+
+ONLY_DECLINES = ["I'm sorry, I can't help with that.", "🎉🎉🎉", "[]", "I don't know. Sorry!"]
+
+
+@pytest.mark.parametrize("response", ONLY_DECLINES)
+@pytest.mark.parametrize("unit", ["sentence", "claim"])
+async def test_groundedness__a_response_that_only_declines_is_no_claims_in_both_unit_modes(
+    response, unit
+):
+    judge = FakeJudge(judge_of)
+    result = await score(
+        Groundedness(GroundednessConfig(unit=unit, evidence="unsupported")), sample(response), judge
+    )
+    assert result.status == "no_claims"
+    assert result.scores == {}
+    assert all(u.verdict == "declines" and u.score is None for u in result.units)
+    assert "groundedness.evidence" not in judge.purposes()  # nothing to quote for a decline
+
+
+async def test_groundedness__a_declining_sentence_leaves_the_means_and_the_others_stay():
+    judge = FakeJudge(judge_of)
+    response = "It runs for up to 120 minutes. Sorry, I don't know about Turbo mode."
+    result = await score(Groundedness(GroundednessConfig(evidence="none")), sample(response), judge)
+    assert [u.verdict for u in result.units] == ["supported", "declines"]
+    assert result.units[1].detail == {"p_states_fact": 0.1}
+    # the mean of the one sentence that states a fact, not of two
+    assert result.scores == {"groundedness": 0.9, "hallucination": 0.05, "contradiction": 0.05}
+
+
+async def test_groundedness__a_sentence_that_states_an_invented_fact_is_still_not_in_source():
+    judge = FakeJudge(judge_of)
+    response = "It runs for up to 120 minutes. It was designed by NASA."
+    result = await score(Groundedness(GroundednessConfig(evidence="none")), sample(response), judge)
+    assert [u.verdict for u in result.units] == ["supported", "not in source"]
+    assert result.scores["hallucination"] == pytest.approx((0.05 + 0.8) / 2)
+
+
+async def test_faithfulness__a_response_with_no_word_is_no_claims_without_a_call():
+    judge = FakeJudge(judge_of)
+    result = await score(Faithfulness(), sample("[]"), judge)
+    assert (result.status, judge.purposes()) == ("no_claims", [])
+
+
+# The gate over the answers metric's two sides.
+
+
+def _rows(*scores: dict[str, float]) -> list[RowResult]:
+    return [
+        RowResult("d", f"r{i}", (MetricResult("answers", "ok", s),)) for i, s in enumerate(scores)
+    ]
+
+
+def _gate(rows: list[RowResult], thresholds: dict[str, Threshold]):
+    scores = {"answers": ("answered", "answered_anyway", "context_relevance")}
+    return evaluate(summarise(rows, ["d"], scores), {"d": thresholds}, "fail", rows=rows)
+
+
+def test_gate__a_side_no_row_falls_on_passes_and_says_why():
+    rows = _rows(
+        {"answered": 0.9, "context_relevance": 0.8}, {"answered": 0.8, "context_relevance": 0.9}
+    )
+    result = _gate(rows, {"answered": Threshold(min=0.7), "answered_anyway": Threshold(max=0.3)})
+    verdict = {v.score: v for v in result.verdicts}
+    assert result.passed
+    assert verdict["answered_anyway"].passed is True
+    assert verdict["answered_anyway"].reason == (
+        "no row to check: every row's source holds the answer to its question"
+    )
+    assert verdict["answered"].summary.n == 2 and verdict["answered"].summary.n_other == 0
+
+
+def test_gate__declines_of_answerable_rows_fail_answered():
+    rows = _rows({"answered": 0.1}, {"answered": 0.05}, {"answered": 0.9}, {"answered_anyway": 0.1})
+    result = _gate(rows, {"answered": Threshold(min=0.7), "answered_anyway": Threshold(max=0.3)})
+    verdict = {v.score: v for v in result.verdicts}
+    assert not result.passed
+    assert verdict["answered"].passed is False and verdict["answered"].summary.n == 3
+    assert verdict["answered_anyway"].passed is True and verdict["answered_anyway"].summary.n == 1
+
+
+def test_gate__a_missing_score_still_fails_when_no_row_was_scored():
+    rows = [RowResult("d", "r0", (MetricResult("answers", "error", error="boom"),))]
+    result = _gate(rows, {"answered_anyway": Threshold(max=0.3)})
+    assert not result.passed
