@@ -1,5 +1,6 @@
-"""Each row beside itself in the baseline: what it failed there, its scores there, and the
-sentences the pull request changed in its response, old and new, each with its verdict.
+"""Each row beside itself in the baseline: what it failed there, its scores there, its
+response there when it differs, and the sentences the pull request changed in its response,
+old and new, each with its verdict.
 
 Written into the JSON report (`row.baseline`, the report's `baseline`) when a run or a merge
 is compared with a baseline, so that every renderer (the comment, the page, the terminal)
@@ -22,6 +23,7 @@ from ground_gate.report.types import ChangedUnit, RowBaseline, SentenceChange
 Report = Mapping[str, Any]
 DIFF_METRICS = ("groundedness", "faithfulness")  # units that are parts of the response
 CHANGES_PER_ROW = 10  # runs of changed units kept per row; a rewritten answer is one run
+BASELINE_RESPONSE_CHARS = 2_000  # of the baseline's response, kept when it differs
 
 
 def _key(row: Mapping[str, Any]) -> tuple[str, str]:
@@ -89,11 +91,15 @@ def sentence_changes(row: Mapping[str, Any], before: Mapping[str, Any]) -> list[
 
 
 def row_baseline(row: Mapping[str, Any], before: Mapping[str, Any]) -> RowBaseline:
-    return {
+    entry: RowBaseline = {
         "failing": sorted(before["failing"]),
         "scores": _scores(before),
         "changes": sentence_changes(row, before),
     }
+    now_text, old_text = row.get("text"), before.get("text")
+    if now_text and old_text and _flat(now_text["response"]) != _flat(old_text["response"]):
+        entry["response"] = old_text["response"][:BASELINE_RESPONSE_CHARS]
+    return entry
 
 
 def compare_rows(report: Report, baseline: Report) -> dict[str, Any]:

@@ -29,6 +29,9 @@ PROBABILITIES = (
     ("p_supported", "P(supported)"),
     ("p_contradicted", "P(contradicted)"),
     ("p_absent", "P(not in source)"),
+    ("p_states_fact", "P(states a fact)"),  # a sentence asked whether it only declines
+    ("p_answered", "P(answered)"),  # the answers metric's
+    ("p_answerable", "P(source answers it)"),
 )
 
 

@@ -1,6 +1,7 @@
 """The HTML page of a run: one self-contained file rendered from the JSON report alone.
 
-What it shows: the verdict; per dataset each score against its threshold (the part that
+What it shows: the verdict (with each dataset's declines in words, for the answers metric);
+per dataset each score against its threshold (the part that
 failed named, the baseline's value beside it); per dataset and score the distribution of row
 scores in bins of 0.05 aligned on the threshold, the bins past it drawn failing (bins of 0.1
 hid a 0.08 threshold inside one bar); every row, failing first, with its anchor, its changed
@@ -16,6 +17,7 @@ from typing import Any
 
 from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.numbers import bound, holds
+from ground_gate.report.answers import answer_counts, answer_words
 from ground_gate.report.baseline_rows import compare_rows, is_compared
 from ground_gate.report.formatting import (
     before_now,
@@ -63,8 +65,17 @@ def _headline(report: Report) -> list[str]:
         )
     if report["incomplete"]:
         lines.append(f'<p class="warn">The run did not finish: {esc(report["incomplete"])}</p>')
+    lines += _answers(report)
     lines.append("</header>")
     return lines
+
+
+def _answers(report: Report) -> list[str]:
+    """Per dataset with the answers metric, its declines in words."""
+    return [
+        f'<p class="answers"><b>{esc(c.dataset)}</b> {esc(answer_words(c))}</p>'
+        for c in answer_counts(report)
+    ]
 
 
 def _verdict_cell(entry: ScoreEntry) -> str:

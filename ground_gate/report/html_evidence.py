@@ -28,7 +28,9 @@ from ground_gate.report.selection import BAD_VERDICTS
 # and matched to the closest source passage when the row has no judge evidence. (Summary
 # accuracy's units are questions; rating's is the whole response.)
 CLAIM_METRICS = ("groundedness", "faithfulness")
-GOOD_VERDICTS = frozenset({"supported", "agree"})
+GOOD_VERDICTS = frozenset(
+    {"supported", "agree", "answered", "declined, as it should", "source answers it"}
+)
 NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
 NOT_QUOTED = "the judge's quote is not in the source as quoted"
 # a highlight's kind, the stronger first where passages overlap

@@ -157,6 +157,11 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
         marks = source_marks(row, text["source"])
         if text["question"]:
             out.append(f'<h4>Question</h4><div class="text">{esc(text["question"], True)}</div>')
+        before = (row.get("baseline") or {}).get("response")
+        if before is not None:  # what the row answered before the pull request
+            out.append(
+                f'<h4>The baseline\'s response</h4><div class="text was">{esc(before, True)}</div>'
+            )
         response = marked(text["response"], response_spans(row, text["response"]))
         out.append(f'<h4>Response</h4><div class="text response">{response}</div>')
     else:

@@ -3,7 +3,8 @@
 
 One testsuite per dataset; in it one testcase per row, failing when the row misses a
 threshold or could not be scored (the message names the scores and the row's worst unit),
-and one testcase per score the gate checked (its threshold, or its rows in error). A run that
+and one testcase per score the gate checked (its threshold, or its rows in error; a failing
+answers check says the dataset's declines in words). A run that
 did not finish adds a suite `ground-gate` with one error. Everything from the data is
 untrusted text: XML escapes it, and characters XML 1.0 cannot carry (control characters,
 lone surrogates, U+FFFE/U+FFFF) become U+FFFD.
@@ -17,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ground_gate.config.model import METRIC_OF_SCORE
+from ground_gate.report.answers import ANSWER_SCORES, answer_counts, answer_words
 from ground_gate.report.formatting import (
     NOTHING_SAID,
     failure_text,
@@ -99,13 +101,15 @@ def _row_case(suite: ET.Element, row: Mapping[str, Any], thresholds: Mapping[str
     return True
 
 
-def _score_case(suite: ET.Element, entry: ScoreEntry) -> bool:
+def _score_case(suite: ET.Element, entry: ScoreEntry, answers: str) -> bool:
     case = _element(
         suite, "testcase", classname=entry["dataset"], name=f"threshold {entry['score']}", time="0"
     )
     if entry["passed"] is not False:
         return False
     said = failure_text(entry)  # which part failed: the level, the drop, or both
+    if answers and entry["score"] in ANSWER_SCORES:
+        said += f"; {answers}"
     _element(case, "failure", type="threshold", message=said[:MESSAGE_CHARS]).text = xml_text(said)
     return True
 
@@ -117,7 +121,9 @@ def _suite(root: ET.Element, report: Report, dataset: Mapping[str, Any]) -> tupl
     thresholds = {e["score"]: e["threshold"] for e in entries}
     suite = _element(root, "testsuite", name=name)
     failures = sum(_row_case(suite, row, thresholds) for row in rows)
-    failures += sum(_score_case(suite, entry) for entry in entries)
+    counted = [c for c in answer_counts(report) if c.dataset == name]
+    answers = answer_words(counted[0]) if counted else ""
+    failures += sum(_score_case(suite, entry, answers) for entry in entries)
     tests = len(rows) + len(entries)
     seconds = sum(r["seconds"] for r in rows)
     for key, value in (("tests", tests), ("failures", failures), ("errors", 0), ("skipped", 0)):

@@ -16,6 +16,12 @@ from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
 from ground_gate.report import markdown_rows
+from ground_gate.report.answers import (
+    ANSWER_SCORES,
+    answer_counts,
+    answer_words,
+    stated_nothing,
+)
 from ground_gate.report.baseline_rows import compare_rows, is_compared
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.formatting import (
@@ -118,6 +124,23 @@ def _summary_line(report: Report, page_url: str | None) -> str:
     )
 
 
+def _answer_lines(report: Report, unverified: bool = False) -> list[str]:
+    """Per dataset with the answers metric, its declines and answers in words, marked with
+    the verdict of its answer checks (no pass marked for a report this job did not run)."""
+    lines = []
+    for counts in answer_counts(report):
+        checks = [
+            e["passed"]
+            for e in report["scores"]
+            if e["dataset"] == counts.dataset and e["score"] in ANSWER_SCORES
+        ]
+        passed = PASS + " " if True in checks and not unverified else ""
+        mark = FAIL + " " if False in checks else passed
+        words = answer_words(counts)
+        lines.append(f"- {mark}**{cell(counts.dataset, 60)}** {cell(words, 400)}")
+    return lines
+
+
 def _reasons(report: Report) -> list[str]:
     lines = []
     if report["incomplete"]:
@@ -137,6 +160,12 @@ def _reasons(report: Report) -> list[str]:
             f"- {WARN} {len(addressed)} row(s) held text addressed to the judge, cut before "
             f"judging (first: {cell(first['dataset'], 60)} / {cell(first['id'], 80)}, "
             f"{example}); in a response it counts as unsupported"
+        )
+    silent = stated_nothing(report)
+    if silent:
+        lines.append(
+            f"- {WARN} {len(silent)} row(s) stated nothing to judge (a decline, a greeting, no "
+            "word at all): in no score's mean; `metrics: {answers: {}}` counts them as declines"
         )
     for e in report["scores"]:
         # ground-gate's own words, but a forged report's are anyone's
@@ -174,6 +203,9 @@ def render_markdown(
     ]
     if any("baseline" in e for e in report["scores"]) or baseline is not None:
         parts += [COMPARED_NOTE, ""]
+    answers = _answer_lines(report, unverified)
+    if answers:
+        parts += [*answers, ""]
     reasons = _reasons(report)
     if reasons:
         parts += [*reasons, ""]

@@ -12,6 +12,7 @@ from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
 from ground_gate.report.anchors import row_link
+from ground_gate.report.answers import ANSWER_SCORES
 from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, standing
 from ground_gate.report.escape import cell, ident
@@ -32,6 +33,7 @@ from ground_gate.results import ADDRESSED_TO_JUDGE
 Report = Mapping[str, Any]
 Row = Mapping[str, Any]
 OPEN_ROWS = 5  # rows of "what broke" shown before the rest is collapsed
+ANSWER_CHARS = 200  # of an answer quoted in "what broke", old and new
 FIXED_SHOWN = 20
 ROWS_SHOWN = 50
 
@@ -83,6 +85,18 @@ def carrier_lines(row: Row, scores: Sequence[str], indent: str = "  ") -> list[s
     return lines
 
 
+def answer_line(row: Row, indent: str = "  ") -> list[str]:
+    """The row's answer now, and the baseline's when it differs: what a decline replaced."""
+    text = row.get("text")
+    if not text:
+        return []
+    now = f"\u201c{cell(text['response'], ANSWER_CHARS)}\u201d"
+    before = (row.get("baseline") or {}).get("response")
+    if before is None:
+        return [f"{indent}- answered {now}"]
+    return [f"{indent}- answered \u201c{cell(before, ANSWER_CHARS)}\u201d {ARROW} now {now}"]
+
+
 def _broke_entry(
     change: RowChange, thresholds: Mapping[str, Any], page_url: str | None
 ) -> list[str]:
@@ -90,10 +104,13 @@ def _broke_entry(
     said = ", ".join(_score_change(s, thresholds.get(s.score)) for s in change.scores)
     new = " (not in the baseline)" if change.new_row else ""
     scores = [s.score for s in change.scores]
+    answers = [s for s in scores if s in ANSWER_SCORES]
+    others = [s for s in scores if s not in ANSWER_SCORES]
     return [
         f"- {row_name(row, page_url)}{new}: {said}",
-        *change_lines(row),
-        *carrier_lines(row, scores),
+        *(answer_line(row) if answers else []),
+        *(change_lines(row) if others or not answers else []),
+        *carrier_lines(row, others),
     ]
 
 

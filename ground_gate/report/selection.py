@@ -13,7 +13,9 @@ from typing import Any
 
 from ground_gate.config.model import LOWER_IS_BETTER
 
-BAD_VERDICTS = frozenset({"unsupported", "not in source", "hallucinated", "contradicted"})
+BAD_VERDICTS = frozenset(
+    {"unsupported", "not in source", "hallucinated", "contradicted", "declined", "answered anyway"}
+)
 DEFAULT_WORST_ROWS = 10
 UNITS_PER_METRIC = 3
 
@@ -57,14 +59,24 @@ def row_score(row: Mapping[str, Any]) -> float:
 # The unit that carries a failing score: the one with the most of what the score measures
 # (the judge's probability in the unit's detail), or the lowest-scored one.
 CARRIER_KEYS = {"hallucination": "p_absent", "contradiction": "p_contradicted"}
+# A score read off one unit of its row (the answers metric's): that unit carries it.
+SOLE_UNIT_KEYS = {
+    "answered": "p_answered",
+    "answered_anyway": "p_answered",
+    "context_relevance": "p_answerable",
+}
 
 
 def carrier(metric: Mapping[str, Any], score: str) -> int | None:
     """The index of the unit that weighs most in a failing score: for hallucination the
     highest P(not in source), for contradiction the highest P(contradicted), else the
-    lowest unit score. A row failing contradiction at 0.21 with every sentence "supported"
-    still shows the sentence that carries its 0.21."""
+    lowest unit score; for an answers score, the one unit it is read off. A row failing
+    contradiction at 0.21 with every sentence "supported" still shows the sentence that
+    carries its 0.21."""
     units = metric["units"]
+    if score in SOLE_UNIT_KEYS:
+        sole = [i for i, u in enumerate(units) if SOLE_UNIT_KEYS[score] in u["detail"]]
+        return sole[0] if sole else None
     key = CARRIER_KEYS.get(score)
     if key is not None:
         weighed = [(u["detail"][key], i) for i, u in enumerate(units) if key in u["detail"]]

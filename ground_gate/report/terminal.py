@@ -2,11 +2,11 @@
 the terminal, the verdict on its last line (the markdown is for pull requests: `<details>`
 tags and 200-character table lines, its verdict scrolled away at the top).
 
-What it says: the run in one line; the checks that failed and which part of each; what the
-pull request broke against a baseline (the worst rows first); the worst rows with the unit
-that explains each; where the reports were written; the verdict. Every line fits the width;
-text from the data has its control characters (terminal escape sequences included) made
-visible. Plain text; pure.
+What it says: the run in one line; each dataset's declines in words (the answers metric);
+the checks that failed and which part of each; what the pull request broke against a
+baseline (the worst rows first); the worst rows with the unit that explains each; where the
+reports were written; the verdict. Every line fits the width; text from the data has its
+control characters (terminal escape sequences included) made visible. Plain text; pure.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ground_gate.report.anchors import row_key
+from ground_gate.report.answers import answer_counts, answer_parts
 from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import broke, fixed, standing
 from ground_gate.report.escape import visible
@@ -49,6 +50,14 @@ def _head(report: Report) -> list[str]:
     if is_compared(report):
         said += f", against the baseline of {_text(report['baseline']['created_at'])}"
     return [said]
+
+
+def _answers(report: Report) -> list[str]:
+    """Per dataset with the answers metric, its declines in words, a line each."""
+    lines = []
+    for counts in answer_counts(report):
+        lines += [f"{_text(counts.dataset)}: {_text(part)}" for part in answer_parts(counts)]
+    return lines
 
 
 def _checks(report: Report) -> list[str]:
@@ -138,6 +147,7 @@ def render_terminal(
     """The summary, each line at most `width` characters; the verdict last.
     written: (kind, path) of the reports written, e.g. ("page", "out/report.html")."""
     width = max(width, MIN_WIDTH)
-    lines = [*_head(report), *_checks(report), *_broke(report), *_worst(report)]
+    lines = [*_head(report), *_answers(report), *_checks(report), *_broke(report)]
+    lines += _worst(report)
     lines += [*_written(written), "", verdict_line(report, exit_code)]
     return "\n".join(_fit(line, width) for line in lines) + "\n"

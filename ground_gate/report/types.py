@@ -151,6 +151,7 @@ class RowBaseline(TypedDict):
     failing: list[str]  # the score names it failed there, sorted
     scores: dict[str, float]  # its scores there, of the metrics that did not error
     changes: list[SentenceChange]  # empty when its response did not change
+    response: NotRequired[str]  # the baseline's response, when it differs (added later)
 
 
 class BaselineRef(TypedDict):

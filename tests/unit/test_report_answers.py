@@ -1,0 +1,209 @@
+"""The answers metric in every rendering: declines counted in words beside the baseline's,
+each newly declined row in "what this pull request broke" with its old and new answer."""
+
+from __future__ import annotations
+
+import copy
+import json
+import xml.etree.ElementTree as ET
+from datetime import UTC, datetime
+from typing import Any
+
+from ground_gate.config.model import SCORE_NAMES, MetricsConfig, Threshold
+from ground_gate.record import RowTexts, verdicts
+from ground_gate.report.answers import answer_counts, answer_words, stated_nothing
+from ground_gate.report.baseline_rows import compare_rows
+from ground_gate.report.html import render_html
+from ground_gate.report.json_report import build_report
+from ground_gate.report.junit import render_junit
+from ground_gate.report.markdown import render_markdown
+from ground_gate.report.schema import schema, schema_problems
+from ground_gate.report.terminal import render_terminal
+from ground_gate.results import MetricResult, RowResult, UnitResult
+from tests.records import run_record
+
+SCORES = {"answers": ("answered", "answered_anyway", "context_relevance")}
+THRESHOLDS = {"aero": {"answered": Threshold(min=0.7), "answered_anyway": Threshold(max=0.3)}}
+QUESTIONS = {
+    "battery": "How long does it run?",
+    "dock": "Does the dock empty the bin?",
+    "colour": "What colour is it?",
+    "price": "How much does it cost?",
+}
+
+
+def answers(response: str, p_answered: float, p_answerable: float, no_words: bool = False):
+    side = "answered" if p_answerable >= 0.5 else "answered_anyway"
+    verdict = {
+        (True, True): "answered",
+        (True, False): "answered anyway",
+        (False, True): "declined",
+        (False, False): "declined, as it should",
+    }[(p_answered >= 0.5, p_answerable >= 0.5)]
+    holds = "source answers it" if p_answerable >= 0.5 else "source cannot answer it"
+    detail: dict[str, Any] = {"p_answered": p_answered}
+    if no_words:
+        detail["no_words"] = True
+    return MetricResult(
+        "answers",
+        "ok",
+        {side: p_answered, "context_relevance": p_answerable},
+        (
+            UnitResult(response, p_answered, verdict, detail=detail),
+            UnitResult("q", p_answerable, holds, detail={"p_answerable": p_answerable}),
+        ),
+    )
+
+
+def report(responses: dict[str, tuple[str, float, float]], created: int = 2) -> dict[str, Any]:
+    rows = [
+        RowResult("aero", key, (answers(text, p, q, no_words=text == "[]"),), 1.0)
+        for key, (text, p, q) in responses.items()
+    ]
+    texts = {
+        ("aero", key): RowTexts("The documentation.", QUESTIONS[key], text)
+        for key, (text, _, _) in responses.items()
+    }
+    record = run_record(
+        rows,
+        datasets=(("aero", len(rows)),),
+        scores_by_metric=SCORES,
+        thresholds=THRESHOLDS,
+        texts=texts,
+        created_at=datetime(2026, 11, created, tzinfo=UTC),
+    )
+    return dict(build_report(record, verdicts(record)))
+
+
+BEFORE = {
+    "battery": ("It runs for 120 minutes.", 0.9, 0.9),
+    "dock": ("Only the Plus dock empties the bin.", 0.85, 0.8),
+    "colour": ("The documentation does not say.", 0.1, 0.1),
+    "price": ("The documentation does not say.", 0.15, 0.2),
+}
+NOW = {
+    "battery": ("It runs for 120 minutes.", 0.9, 0.9),
+    "dock": ("I'm sorry, I can't help with that.", 0.05, 0.8),
+    "colour": ("It is red.", 0.8, 0.1),
+    "price": ("[]", 0.0, 0.2),
+}
+
+
+def test_answer_counts__declines_of_answerable_rows_and_answers_of_the_others():
+    (counts,) = answer_counts(compare_rows(report(NOW), report(BEFORE)))
+    assert (counts.answerable, counts.declined, counts.before_declined) == (2, 1, 0)
+    assert (counts.unanswerable, counts.answered_anyway, counts.before_answered_anyway) == (2, 1, 0)
+    assert counts.no_words == 1
+    assert answer_words(counts) == (
+        "declined 1 of 2 questions its sources answer (the baseline declined 0); answered 1 of "
+        "2 questions its sources cannot answer (the baseline answered 0); 1 answer held no "
+        "word at all"
+    )
+    (alone,) = answer_counts(report(NOW))  # no baseline: no baseline counts said
+    assert answer_words(alone).startswith("declined 1 of 2 questions its sources answer; ")
+
+
+def test_render_markdown__declines_in_words_and_each_new_decline_with_its_old_answer():
+    markdown = render_markdown(report(NOW), baseline=report(BEFORE))
+    assert (
+        "- ❌ **aero** declined 1 of 2 questions its sources answer (the baseline declined 0); "
+        "answered 1 of 2 questions its sources cannot answer (the baseline answered 0); 1 "
+        "answer held no word at all\n"
+    ) in markdown
+    assert (
+        "- **aero / dock**: answered 0.85 → 0.05 < 0.70\n"
+        "  - answered “Only the Plus dock empties the bin.” → now “I'm sorry, I can't help "
+        "with that.”\n"
+    ) in markdown
+    assert (
+        "- **aero / colour**: answered_anyway 0.10 → 0.80 > 0.30\n"
+        "  - answered “The documentation does not say.” → now “It is red.”\n"
+    ) in markdown
+    # the worst rows show the answer the verdict is about
+    assert "| answers | declined | I'm sorry, I can't help with that. | P(answered) 0.05 |" in (
+        markdown
+    )
+
+
+def test_render_markdown__a_passing_run_says_its_declines_too():
+    markdown = render_markdown(report(BEFORE))
+    assert (
+        "- ✅ **aero** declined 0 of 2 questions its sources answer; answered 0 of 2 "
+        "questions its sources cannot answer\n"
+    ) in markdown
+    unverified = render_markdown(report(BEFORE), unverified=True)
+    assert "- **aero** declined 0 of 2" in unverified and "✅" not in unverified
+
+
+def test_render_markdown__rows_that_state_nothing_without_the_answers_metric_are_named():
+    row = RowResult("aero", "r1", (MetricResult("groundedness", "no_claims"),), 1.0)
+    record = run_record(
+        [row], datasets=(("aero", 1),), scores_by_metric={"groundedness": ("groundedness",)}
+    )
+    built = build_report(record, verdicts(record))
+    assert [r["id"] for r in stated_nothing(built)] == ["r1"]
+    assert (
+        "- ⚠️ 1 row(s) stated nothing to judge (a decline, a greeting, no word at all): in no "
+        "score's mean; `metrics: {answers: {}}` counts them as declines\n"
+    ) in render_markdown(built)
+
+
+def test_render_terminal__declines_a_line_each():
+    text = render_terminal(compare_rows(report(NOW), report(BEFORE)), width=100, exit_code=1)
+    lines = text.splitlines()
+    assert lines[1:4] == [
+        "aero: declined 1 of 2 questions its sources answer (the baseline declined 0)",
+        "aero: answered 1 of 2 questions its sources cannot answer (the baseline answered 0)",
+        "aero: 1 answer held no word at all",
+    ]
+
+
+def test_render_junit__a_failing_answers_check_says_the_declines():
+    root = ET.fromstring(render_junit(report(NOW)))
+    case = root.find(".//testcase[@name='threshold answered_anyway']")
+    assert case is not None
+    failure = case.find("failure")
+    assert failure is not None
+    assert failure.get("message") == (
+        "level: 0.40 > max 0.30; declined 1 of 2 questions its sources answer; answered 1 of 2 "
+        "questions its sources cannot answer; 1 answer held no word at all"
+    )
+    row = root.find(".//testcase[@name='dock']/failure")
+    assert row is not None
+    assert row.get("message") == (
+        "answered 0.05 < 0.70; worst unit (answers, declined): \"I'm sorry, I can't help with "
+        'that." (P(answered) 0.05)'
+    )
+
+
+def test_render_html__declines_in_words_and_the_baseline_answer_of_a_row():
+    page = render_html(report(NOW), baseline=report(BEFORE))
+    assert (
+        '<p class="answers"><b>aero</b> declined 1 of 2 questions its sources answer (the '
+        "baseline declined 0);"
+    ) in page
+    assert (
+        "<h4>The baseline's response</h4>"
+        '<div class="text was">Only the Plus dock empties the bin.</div>'
+    ) in page
+
+
+def test_compare_rows__the_baseline_response_is_kept_only_when_it_differs():
+    compared = compare_rows(report(NOW), report(BEFORE))
+    by_id = {r["id"]: r["baseline"] for r in compared["rows"]}
+    assert "response" not in by_id["battery"]
+    assert by_id["dock"]["response"] == "Only the Plus dock empties the bin."
+    assert schema_problems(json.loads(json.dumps(compared))) == []
+    old = copy.deepcopy(compared)  # a report from before the field is valid too
+    for row in old["rows"]:
+        row["baseline"].pop("response", None)
+    assert schema_problems(old) == []
+
+
+def test_report_schema__names_every_score_and_metric():
+    text = json.dumps(schema())
+    assert json.dumps(list(SCORE_NAMES)) in text
+    metrics = list(MetricsConfig().__dataclass_fields__)
+    assert sorted(json.loads(text.split('"propertyNames": {"enum": ')[1].split("}")[0])) == sorted(
+        metrics
+    )
