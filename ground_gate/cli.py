@@ -220,17 +220,22 @@ def validate(config_path: Path) -> None:
     from ground_gate.targets import prepare_target
 
     config = load_config(config_path, os.environ)
+    asked: dict[str, bool] = {}  # dataset -> whether a row asks a question
     for index, dataset in enumerate(config.datasets):
         if dataset.target is None:
-            count = sum(1 for _ in iter_samples(dataset))
+            count = 0
+            for sample in iter_samples(dataset):
+                count += 1
+                asked[dataset.name] = asked.get(dataset.name, False) or bool(sample.question)
             click.echo(f"{dataset.name}: {count} row(s) OK ({dataset.path})")
             continue
         samples = list(iter_samples(dataset))
+        asked[dataset.name] = any(s.question for s in samples)
         prepare_target(dataset, index, samples, str(config_path), os.environ)
         kind = dataset.target.kind
         click.echo(f"{dataset.name}: {len(samples)} row(s) OK ({dataset.path}); {kind} target OK")
     click.echo(f"{config_path}: valid; metrics: {', '.join(config.metrics.enabled())}")
-    for line in advice(config):
+    for line in advice(config, asked):
         click.echo(f"warning: {config_path}: {line}", err=True)
 
 

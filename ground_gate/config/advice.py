@@ -1,29 +1,65 @@
 """What a valid config may still get wrong: advice `validate` prints, never a refusal.
 
-The one piece today: a dataset gated on the 1-5 `rating` alone. The rating is the one
-prompt that reads the whole answer at once, so a sentence addressed to its grader that the
-cut of metrics/addressed.py misses (most held-out phrasings: bench/RESULTS.md, issue 25)
-raises it; the per-sentence scores judge such a sentence on its own.
+- A dataset gated on the 1-5 `rating` alone. The rating is the one prompt that reads the whole
+  answer at once, so a sentence addressed to its grader that the cut of metrics/addressed.py
+  misses (most held-out phrasings: bench/RESULTS.md, issue 25) raises it; the per-sentence
+  scores judge such a sentence on its own.
+- A dataset whose rows ask questions, with no gate on whether they are answered. Every other
+  score judges only what a response says: a response that declines, or says nothing at all,
+  is in none of their means (issue 30), so an app that stops answering passes them.
+- A target that may return the contexts it retrieved, with no gate on them
+  (context_relevance): a retrieval change that loses the answer then shows only as declines.
 """
 
 from __future__ import annotations
 
-from ground_gate.config.model import Config, Threshold
+from collections.abc import Mapping
+
+from ground_gate.config.model import Config, DatasetConfig, Threshold
 
 RATING = "rating"
+ANSWERED = ("answered", "answered_anyway")
+ANSWERS = (*ANSWERED, "context_relevance")
 
 
-def advice(config: Config) -> list[str]:
-    """One line per dataset whose thresholds gate on `rating` and on no other score."""
+def advice(config: Config, asked: Mapping[str, bool] | None = None) -> list[str]:
+    """One line per thing worth a second look. asked: dataset name -> whether any of its
+    rows has a question (validate reads the rows; without it, nothing is said of answers)."""
     lines = []
     for dataset in config.datasets:
         gated = {name for name, t in config.thresholds_for(dataset).items() if _gates(t)}
-        if gated == {RATING}:
+        if gated - set(ANSWERS) == {RATING}:  # the answers scores judge no claim
             lines.append(
                 f"dataset '{dataset.name}' is gated on `rating` alone: text in a row addressed "
                 "to the judge can raise the one-prompt rating past what the cut of such text "
                 "catches; set a threshold on groundedness (or faithfulness) too"
             )
+        if asked and asked.get(dataset.name):
+            lines += _answers(config, dataset, gated)
+    return lines
+
+
+def _answers(config: Config, dataset: DatasetConfig, gated: set[str]) -> list[str]:
+    name = dataset.name
+    if config.metrics.answers is None:
+        return [
+            f"dataset '{name}' asks questions but the answers metric is off: a response that "
+            "declines, or says nothing at all (emoji, punctuation, []), is in no score's mean; "
+            "add `answers: {}` under metrics and thresholds on answered and answered_anyway"
+        ]
+    lines = []
+    if not gated & set(ANSWERED):
+        lines.append(
+            f"dataset '{name}' gates neither answered nor answered_anyway: its declines are "
+            "counted and shown, but never fail the check"
+        )
+    target = dataset.target
+    if target is not None and target.gives_contexts and "context_relevance" not in gated:
+        lines.append(
+            f"dataset '{name}': its {target.kind} target may return the contexts it retrieved, "
+            "and context_relevance has no threshold: a retrieval change that loses the answer "
+            "shows only as declines"
+        )
     return lines
 
 

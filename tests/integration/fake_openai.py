@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import threading
 import time
 from collections import deque
@@ -50,6 +51,21 @@ class RecordedRequest:
 
 Handler = Callable[[Any], Reply]
 _ids = itertools.count(1)
+
+
+# The judge's question to a sentence the source does not hold: does it state a fact at all?
+STATES_FACTS = "state at least one fact"
+
+
+def states_a_fact(body: Any) -> Reply | None:
+    """Yes to the judge's "does it state a fact at all" question (a scripted sentence that is
+    not in its source states one, and so counts as not in the source); None for any other
+    request, which the script answers."""
+    if STATES_FACTS not in body["messages"][-1]["content"]:
+        return None
+    return completion(
+        "Yes", logprobs=[{"Yes": math.log(0.9), "No": math.log(0.1)}], completion_tokens=1
+    )
 
 
 def completion(

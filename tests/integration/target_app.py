@@ -58,13 +58,17 @@ def _inner(tag: str, text: str) -> str:
 
 
 def is_judge_request(body: Any) -> bool:
-    return "<sentence>" in body["messages"][-1]["content"]
+    """The judge's verdict on a <sentence>, or its question whether one states a fact."""
+    prompt = body["messages"][-1]["content"]
+    return "<sentence>" in prompt or fake_openai.STATES_FACTS in prompt
 
 
 def model_and_judge(body: Any) -> fake_openai.Reply:
     """One server for a prompt target's model and the judge: the judge's verdict requests
     name a <sentence>; anything else is the target's prompt, answered from its context line."""
     prompt = body["messages"][-1]["content"]
+    if (said := fake_openai.states_a_fact(body)) is not None:
+        return said
     if is_judge_request(body):
         sentence = _inner("sentence", prompt)
         token = "Unknown" if "Mars" in sentence else "Yes"

@@ -16,7 +16,15 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from tests.integration.fake_openai import FakeOpenAI, Reply, completion, error, judge_yaml
+from tests.integration.fake_openai import (
+    STATES_FACTS,
+    FakeOpenAI,
+    Reply,
+    completion,
+    error,
+    judge_yaml,
+    states_a_fact,
+)
 
 ROWS = 40
 
@@ -31,6 +39,8 @@ def judge(body: Any) -> Reply:
     an evidence request is answered with the passage of the row's own source that names the
     sentence's row, so a quote asked for the wrong sentence or row is not in its source."""
     prompt = body["messages"][-1]["content"]
+    if (said := states_a_fact(body)) is not None:
+        return said
     sentence = _inner("sentence", prompt)
     if "Copy, word for word" in prompt:
         number = re.findall(r"\d+", sentence)[0]
@@ -103,25 +113,32 @@ def shown_units(markdown: str) -> list[tuple[str, str, str]]:
 
 
 def purposes(server: FakeOpenAI) -> list[str]:
-    return [
-        "evidence" if "Copy, word for word" in r.body["messages"][-1]["content"] else "rate"
-        for r in server.requests
-    ]
+    """Each request's kind: a quote of evidence, the question whether a sentence not in the
+    source states a fact at all, or the sentence's rating or verdict."""
+
+    def kind(prompt: str) -> str:
+        if "Copy, word for word" in prompt:
+            return "evidence"
+        return "fact" if STATES_FACTS in prompt else "rate"
+
+    return [kind(r.body["messages"][-1]["content"]) for r in server.requests]
 
 
 @pytest.mark.parametrize(
-    ("method", "verdict"), [("rating", "unsupported"), ("verdict", "not in source")]
+    # every sentence is rated 0-2 of 10; the verdict says Unknown while P(yes) < 0.5: rows 0-23
+    ("method", "verdict", "facts"),
+    [("rating", "unsupported", 80), ("verdict", "not in source", 48)],
 )
 def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(
-    tmp_path, method, verdict
+    tmp_path, method, verdict, facts
 ):
     with FakeOpenAI(handler=judge) as server:
         result, report, markdown = invoke(write_project(tmp_path, server.url, None, method=method))
         calls = purposes(server)
     assert result.exit_code == 1, result.output
     assert report["status"] == "failed"
-    assert len(calls) <= 110
-    assert (calls.count("rate"), calls.count("evidence")) == (80, 20)
+    # each sentence not in its source is asked whether it states a fact (each does)
+    assert [calls.count(k) for k in ("rate", "fact", "evidence")] == [80, facts, 20]
     units = shown_units(markdown)
     assert len(units) == 20  # 10 worst rows, both sentences each
     assert all(u[0] == verdict for u in units)
@@ -134,9 +151,11 @@ def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(
     ]
     assert quoted == [f"row-{i:02d}" for i in range(10)]  # the worst ten (lowest ratings)
     # the evidence calls are counted in the row's groundedness usage and in the totals
-    assert report["usage"]["total"]["calls"] == 100
-    assert report["rows"][0]["metrics"]["groundedness"]["usage"]["calls"] == 4
-    assert report["rows"][39]["metrics"]["groundedness"]["usage"]["calls"] == 2
+    assert report["usage"]["total"]["calls"] == 100 + facts
+    assert report["rows"][0]["metrics"]["groundedness"]["usage"]["calls"] == 6
+    assert report["rows"][39]["metrics"]["groundedness"]["usage"]["calls"] == (
+        4 if method == "rating" else 2
+    )
 
 
 @pytest.mark.parametrize(
@@ -149,6 +168,7 @@ def test_run__other_evidence_policies_mean_what_they_say(tmp_path, policy, rate,
         calls = purposes(server)
     assert result.exit_code == 1, result.output
     assert (calls.count("rate"), calls.count("evidence")) == (rate, evidence)
+    assert calls.count("fact") == 80  # whatever the policy: each sentence not in its source
     assert report["evidence"] == {"policy": policy, "units": quoted, "problem": None}
     units = shown_units(markdown)
     assert len(units) == 20
@@ -174,13 +194,13 @@ def test_run__a_rerun_from_the_cache_makes_no_call_and_gives_the_same_report(tmp
     with FakeOpenAI(handler=judge) as server:
         config = write_project(tmp_path, server.url, None, cache=True)
         _, first, first_md = invoke(config)
-        assert server.request_count == 100
+        assert server.request_count == 180
         result, again, again_md = invoke(config)
-        assert server.request_count == 100
+        assert server.request_count == 180
     assert result.exit_code == 1
     assert _without_timings(again) == _without_timings(first)
     assert again["usage"]["total"]["calls"] == 0
-    assert again["usage"]["total"]["cache_hits"] == 100
+    assert again["usage"]["total"]["cache_hits"] == 180
     assert shown_units(again_md) == shown_units(first_md)
 
 

@@ -102,7 +102,9 @@ def test_command_target__scores_20_rows_and_writes_what_it_answered(tmp_path):
     assert target["kind"] == "command" and target["argv"] == command("answer")
     assert (target["rows"], target["answered"], target["errors"]) == (20, 20, 0)
     assert target["usage"]["calls"] == 20 and target["stopped"] is None
-    assert report["usage"]["total"]["calls"] == 21  # the judge's: one per sentence, apart
+    # the judge's, apart: one per sentence, and the one not in the source asked whether it
+    # states a fact at all
+    assert report["usage"]["total"]["calls"] == 22
 
 
 def test_http_target__scores_20_rows_with_the_contexts_it_retrieved(tmp_path):
@@ -231,7 +233,8 @@ def test_http_target__500_for_one_row_puts_it_in_error_and_names_it(tmp_path):
     assert report["targets"][0]["failed"] == [
         {"id": "q05", "error": error.removeprefix("target: ")}
     ]
-    assert report["usage"]["total"]["calls"] == 20  # the judge's 20 verdicts: q05 unjudged
+    # the judge's 20 verdicts (q05 unjudged) and the Mars sentence's "does it state a fact"
+    assert report["usage"]["total"]["calls"] == 21
     line = next(line for line in responses(config) if line["id"] == "q05")
     assert line["error"] == error.removeprefix("target: ") and line["response"] is None
 
@@ -380,10 +383,10 @@ def test_prompt_target__a_rerun_with_nothing_changed_makes_no_call(tmp_path):
         config = prompt_project(tmp_path, server.url)
         first, report = invoke(config)
         assert first.exit_code == 0, first.output
-        assert _calls(server) == (20, 21)
+        assert _calls(server) == (20, 22)
         second, again = invoke(config)
         assert second.exit_code == 0
-        assert _calls(server) == (20, 21)  # no new call: answers and verdicts from the cache
+        assert _calls(server) == (20, 22)  # no new call: answers and verdicts from the cache
     assert again["targets"][0]["usage"]["cache_hits"] == 20
     assert again["targets"][0]["usage"]["calls"] == 0
     assert [r["metrics"] for r in again["rows"]] != [] and again["scores"] == report["scores"]
@@ -405,7 +408,7 @@ def test_prompt_target__a_changed_prompt_asks_every_row_again(tmp_path):
         (tmp_path / "prompts" / "answer.md").write_text(PROMPT + "Be brief.\n", encoding="utf-8")
         result, report = invoke(config)
         assert result.exit_code == 0
-        assert _calls(server) == (40, 21)  # one target call per row; same answers, cached verdicts
+        assert _calls(server) == (40, 22)  # one target call per row; same answers, cached verdicts
     assert report["targets"][0]["digest"].startswith("sha256:")
     assert report["targets"][0]["prompt"] == str(tmp_path / "prompts" / "answer.md")
 
@@ -508,7 +511,8 @@ def test_plan__counts_a_prompt_targets_calls_and_what_its_cache_answers(tmp_path
     assert before["judge_calls"] == 20 and before["exact_calls"] == 0  # one made-up sentence a row
     (cached,) = after["targets"]
     assert (cached["cached"], cached["to_call"]) == (20, 0)
-    assert after["to_call"] == 0 and after["judge_calls"] == 21 and after["exact_calls"] == 21
+    # the run's verdicts from the cache, and the fact check the Mars sentence made
+    assert after["to_call"] == 0 and after["judge_calls"] == 22 and after["exact_calls"] == 22
 
 
 def test_plan__counts_an_http_targets_calls(tmp_path):

@@ -40,7 +40,8 @@ def test_cli__validate_example_config_counts_rows():
     assert result.exit_code == 0, result.output
     assert result.stdout == (
         "demo: 10 row(s) OK (examples/demo/demo.jsonl)\n"
-        "configs/demo.yml: valid; metrics: groundedness, faithfulness, summary_accuracy, rating\n"
+        "configs/demo.yml: valid; metrics: groundedness, faithfulness, summary_accuracy, rating, "
+        "answers\n"
     )
 
 
@@ -52,8 +53,8 @@ def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_alone(tmp_path):
         "datasets:\n"
         f"  - {{name: rated, path: '{rows}'}}\n"
         f"  - {{name: both, path: '{rows}', thresholds: {{groundedness: {{min: 0.7}}}}}}\n"
-        "metrics: {groundedness: {}, rating: {}}\n"
-        "thresholds: {rating: {min: 0.6}}\n"
+        "metrics: {groundedness: {}, rating: {}, answers: {}}\n"
+        "thresholds: {rating: {min: 0.6}, answered: {min: 0.6}}\n"
     )
     result = CliRunner().invoke(
         cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
@@ -62,6 +63,56 @@ def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_alone(tmp_path):
     (warning,) = result.stderr.splitlines()
     assert warning.startswith(f"warning: {tmp_path / 'gate.yml'}: dataset 'rated' is gated on")
     assert "groundedness (or faithfulness) too" in warning
+
+
+@pytest.mark.parametrize(
+    ("metrics", "thresholds", "warned"),
+    [
+        ("{groundedness: {}}", "{groundedness: {min: 0.7}}", "asks questions but the answers"),
+        ("{groundedness: {}, answers: {}}", "{groundedness: {min: 0.7}}", "gates neither"),
+        ("{groundedness: {}, answers: {}}", "{answered: {max_drop: 0.1}}", None),
+    ],
+)
+def test_cli__validate_warns_of_questions_whose_answers_are_not_gated(
+    tmp_path, metrics, thresholds, warned
+):
+    rows = Path("examples/demo/demo.jsonl").resolve()  # every QA row has a question
+    (tmp_path / "gate.yml").write_text(
+        "version: 1\n"
+        "judge: {provider: openai, model: m}\n"
+        f"datasets: [{{name: qa, path: '{rows}'}}]\n"
+        f"metrics: {metrics}\n"
+        f"thresholds: {thresholds}\n"
+    )
+    result = CliRunner().invoke(
+        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
+    )
+    assert result.exit_code == 0, result.output
+    if warned is None:
+        assert result.stderr == ""
+    else:
+        (warning,) = result.stderr.splitlines()
+        assert warning.startswith(f"warning: {tmp_path / 'gate.yml'}: dataset 'qa' {warned}")
+
+
+def test_cli__validate_warns_of_a_targets_retrieved_contexts_not_gated(tmp_path):
+    (tmp_path / "q.jsonl").write_text('{"id": "a", "question": "Q?"}\n', encoding="utf-8")
+    (tmp_path / "gate.yml").write_text(
+        "version: 1\n"
+        "judge: {provider: openai, model: m}\n"
+        "datasets:\n"
+        "  - name: app\n"
+        "    path: q.jsonl\n"
+        "    target: {http: {url: 'http://127.0.0.1:9/answer', response: answer, contexts: docs}}\n"
+        "metrics: {groundedness: {}, answers: {}}\n"
+        "thresholds: {answered: {min: 0.8}}\n"
+    )
+    result = CliRunner().invoke(
+        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
+    )
+    assert result.exit_code == 0, result.output
+    (warning,) = result.stderr.splitlines()
+    assert "its http target may return the contexts it retrieved, and context_relevance" in warning
 
 
 def test_cli__validate_gives_no_advice_on_the_demo_config():
