@@ -271,7 +271,8 @@ def test_merge__shards_with_their_own_cache_folders_give_the_unsharded_report(
     shards = []
     for k in range(1, 4):
         own = config.with_name(f"gate-{k}.yml")
-        own.write_text(config.read_text().replace("cache_dir: null", f"cache_dir: cache/shard-{k}"))
+        folder = tmp_path / "cache" / f"shard-{k}"  # never the working directory's
+        own.write_text(config.read_text().replace("cache_dir: null", f"cache_dir: {folder}"))
         path = tmp_path / f"cached-{k}.json"
         result = cli("run", "-c", own, "--shard", f"{k}/3", "--output-json", path, "--quiet")
         assert result.exit_code == 0, result.output
