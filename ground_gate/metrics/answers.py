@@ -1,14 +1,18 @@
 """Answers: whether a response answers its question at all, and whether its source could.
 
 Every other metric judges what a response says; this one judges whether it says what was
-asked. Two verdicts per row, each one call read from the judge's token probabilities:
-- answered: P(the response gives what the question asks, at least in part), from question and
-  response alone (no document: whether it is true is groundedness's to judge). A decline, an
-  evasion, a greeting, a hedge, a change of subject or nothing at all (emoji, punctuation,
-  `[]`: no word, decided with no call) is not an answer. Without a question: P(it says
-  anything of substance).
-- answerable: P(the source holds what the question asks), document first; a dataset's
-  `answerable` column states it instead (no call). A row without a question is answerable.
+asked. Two verdicts per row, read from the judge's token probabilities:
+- answered: the mean of two views of the response, from question and response alone (no
+  document: whether it is true is groundedness's to judge): P(it holds any information at
+  all), asked without the question so that a reply that merely fits ("I agree", "Thanks!")
+  does not pass for one, and 1 - P(it is a non-answer to the question: a decline, evasion,
+  hedge, greeting or change of subject), asked with Yes for the non-answer so that the judge's
+  lean to Yes does not tilt both views one way (bench/answer_prompts.py measured the single
+  prompts and pairs). A response with no word at all (emoji, punctuation, `[]`) is decided
+  with no call. Without a question, the first view alone.
+- answerable: P(the source holds what the question asks), one call, document first; a
+  dataset's `answerable` column states it instead (no call). A row without a question is
+  answerable.
 
 Row scores, each in the bucket the row falls in (P(answerable) >= 0.5, or as stated):
 - answered: P(answered) of a row whose source holds the answer (1 - it: a decline of a
@@ -38,10 +42,12 @@ RESPONSE_SHOWN = 300  # characters of the response its unit carries
 
 @dataclass(frozen=True)
 class Answered:
-    """The answered verdict of one row: P(answered), and whether it was decided with no call
-    because the response holds no word."""
+    """The answered verdict of one row: P(answered), the two views it is the mean of, and
+    whether it was decided with no call because the response holds no word."""
 
     p: float
+    informs: float | None = None  # P(it holds any information), asked without the question
+    evades: float | None = None  # P(it is a non-answer to the question); None: no question
     no_words: bool = False
 
 
@@ -71,12 +77,17 @@ class Answers:
         do not read one, keeping the document-first calls together."""
         if says_nothing(sample.response):
             return Answered(0.0, no_words=True)
-        completion = await session.ask(
-            "answered",
-            prompts.answers_question(sample.question, sample.response),
-            logprobs=True,
+        informs = yes_probability(
+            await session.ask("informs", prompts.informs(sample.response), logprobs=True)
         )
-        return Answered(yes_probability(completion))
+        if sample.question is None:
+            return Answered(informs, informs=informs)
+        evades = yes_probability(
+            await session.ask(
+                "evades", prompts.evades(sample.response, sample.question), logprobs=True
+            )
+        )
+        return Answered((informs + 1 - evades) / 2, informs=informs, evades=evades)
 
     async def score(self, sample: Sample, plan: Answered, session: RowSession) -> MetricResult:
         holds = await self._answerable(sample, session)
@@ -108,6 +119,10 @@ def _answered_unit(sample: Sample, plan: Answered, answerable: bool) -> UnitResu
     text = sample.response.strip()
     shown = text if len(text) <= RESPONSE_SHOWN else text[: RESPONSE_SHOWN - 1] + "\u2026"
     detail: dict[str, object] = {"p_answered": round(plan.p, 4)}
+    if plan.informs is not None:
+        detail["p_informs"] = round(plan.informs, 4)
+    if plan.evades is not None:
+        detail["p_evades"] = round(plan.evades, 4)
     if plan.no_words:
         detail["no_words"] = True
     return UnitResult(shown, round(plan.p, 4), answered_verdict(plan.p, answerable), detail=detail)

@@ -177,26 +177,37 @@ def states_facts(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
     )
 
 
-def answers_question(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
-    """answers: does the response give what was asked (or, with no question, say anything of
-    substance), as opposed to declining, evading, greeting or saying nothing? No document:
-    whether the answer is true is groundedness's to judge."""
-    if question is None:
-        ask = (
-            "Does the answer say something of substance: at least one piece of information, "
-            "however short? Answer No if it only declines, says it does not know, greets, "
-            "thanks, agrees, hedges, or holds no information at all (emoji, punctuation, an "
-            "empty list)."
-        )
-    else:
-        ask = (
-            "Does the answer give the information the question asks for, at least in part, or "
-            "respond to it with information on its subject? Answer No if it declines, says it "
-            "does not know or cannot find the information, evades, only hedges, greets, "
-            "thanks, only agrees, asks a question back, talks about something else, or holds "
-            "no information at all (emoji, punctuation, an empty list)."
-        )
-    return _answer_messages(question, answer, f"{ask}\nAnswer with one word: Yes or No.")
+_NO_INFORMATION = "or holds no information at all (emoji, punctuation, an empty list)."
+
+
+def informs(answer: str) -> tuple[ChatMessage, ...]:
+    """answers, first view: does the answer hold any information at all? Asked without the
+    question, so that a reply's fitting the conversation ("I agree", "Thanks!") does not pass
+    for information."""
+    return _answer_messages(
+        None,
+        answer,
+        "Does the answer contain any information: a fact, figure, name, event, description or "
+        "explanation? Answer No if it only agrees, thanks, greets, declines, says it does not "
+        f"know, hedges or asks a question, {_NO_INFORMATION}\n"
+        "Answer with one word: Yes or No.",
+    )
+
+
+def evades(answer: str, question: str) -> tuple[ChatMessage, ...]:
+    """answers, second view: is the answer, to this question, a non-answer? Asked with Yes
+    for the non-answer, so that the judge's lean to Yes does not tilt both views one way.
+    The question comes first, as everywhere: with the answer first the 1.5B judge ranked
+    LFQA answers against declines at AUC 0.57 instead of 0.86 (bench/RESULTS.md, issue 30)."""
+    return _answer_messages(
+        question,
+        answer,
+        "Is the answer a non-answer? Answer Yes if it only declines, says it does not know or "
+        "cannot find the information, evades, hedges, greets, thanks, agrees, asks a question "
+        f"back, talks about something else, {_NO_INFORMATION} Answer No if it gives any "
+        "information on the subject of the question.\n"
+        "Answer with one word: Yes or No.",
+    )
 
 
 def holds_answer(document: str, question: str) -> tuple[ChatMessage, ...]:

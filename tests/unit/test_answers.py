@@ -32,10 +32,14 @@ def judge_of(request: JudgeRequest) -> Completion:
     """Declines decline; a question about the battery or the charge is answerable; sentences
     naming 120 minutes are supported, anything else is not in the source."""
     step = request.purpose.split(".")[1]
-    if step in ("answered", "states_facts"):
+    if step in ("informs", "states_facts"):
         text = unit_of(request, "answer").lower()
         declines = any(word in text for word in DECLINING)
         return said("No", No=0.9, Yes=0.1) if declines else said("Yes", Yes=0.8, No=0.2)
+    if step == "evades":  # Yes: a non-answer
+        text = unit_of(request, "answer").lower()
+        declines = any(word in text for word in DECLINING)
+        return said("Yes", Yes=0.9, No=0.1) if declines else said("No", No=0.8, Yes=0.2)
     if step == "answerable":
         holds = "charge" in unit_of(request, "question")
         return said("Yes", Yes=0.7, No=0.3) if holds else said("No", No=0.95, Yes=0.05)
@@ -62,10 +66,11 @@ async def score(metric, s: Sample, judge: FakeJudge):
 async def test_answers__an_answer_to_an_answerable_question_scores_answered():
     judge = FakeJudge(judge_of)
     result = await score(Answers(), sample("It runs for up to 120 minutes."), judge)
-    assert judge.purposes() == ["answers.answered", "answers.answerable"]
+    assert judge.purposes() == ["answers.informs", "answers.evades", "answers.answerable"]
+    # P(answered): the mean of P(it informs) 0.8 and 1 - P(it evades the question) 0.8
     assert result.scores == {"answered": 0.8, "context_relevance": 0.7}
     assert [u.verdict for u in result.units] == ["answered", "source answers it"]
-    assert result.units[0].detail == {"p_answered": 0.8}
+    assert result.units[0].detail == {"p_answered": 0.8, "p_informs": 0.8, "p_evades": 0.2}
 
 
 async def test_answers__a_decline_of_a_question_its_source_answers_is_an_over_refusal():
@@ -100,7 +105,7 @@ async def test_answers__an_answer_where_the_source_cannot_answer_is_answered_any
 async def test_answers__a_dataset_that_states_answerability_makes_no_call_for_it(stated):
     judge = FakeJudge(judge_of)
     result = await score(Answers(), sample("It is red.", answerable=stated), judge)
-    assert judge.purposes() == ["answers.answered"]
+    assert judge.purposes() == ["answers.informs", "answers.evades"]
     assert result.scores == ({"answered": 0.8} if stated else {"answered_anyway": 0.8})
     assert result.units[1].verdict.endswith("(as the dataset states)")
     assert result.units[1].detail == {"p_answerable": float(stated), "stated": True}
@@ -119,18 +124,23 @@ async def test_answers__a_response_with_no_word_is_a_decline_without_a_call(resp
 async def test_answers__without_a_question_the_row_is_answerable_and_no_call_asks_it():
     judge = FakeJudge(judge_of)
     result = await score(Answers(), sample("It runs for 120 minutes.", question=None), judge)
-    assert judge.purposes() == ["answers.answered"]
+    # with nothing asked, nothing is evaded: whether it informs at all is the verdict
+    assert judge.purposes() == ["answers.informs"]
     assert result.scores == {"answered": 0.8}
     assert result.units[1].verdict == "nothing asked"
-    # the prompt without a question asks whether it says anything of substance
     assert "<question>" not in judge.requests[0].messages[-1].content
 
 
-async def test_answers__the_answered_call_reads_no_document_and_answerable_reads_it_first():
+async def test_answers__the_answered_calls_read_no_document_and_answerable_reads_it_first():
     judge = FakeJudge(judge_of)
     await score(Answers(), sample("It runs for 120 minutes."), judge)
-    answered, answerable = (r.messages[-1].content for r in judge.requests)
-    assert "<document>" not in answered and SOURCE not in answered
+    informs, evades, answerable = (r.messages[-1].content for r in judge.requests)
+    for asked in (informs, evades):
+        assert "<document>" not in asked and SOURCE not in asked
+    # whether it informs is asked without the question; whether it evades, question first
+    assert informs.startswith("<answer>\nIt runs for 120 minutes.\n</answer>")
+    assert QUESTION not in informs
+    assert evades.startswith(f"<question>\n{QUESTION}\n</question>\n<answer>")
     assert answerable.startswith("<document>\n" + SOURCE)
     assert answerable.rstrip().endswith("Answer with one word: Yes or No.")
 
