@@ -1,14 +1,16 @@
 """Pure: how well each score agrees with human labels, and which threshold it suggests.
 
-Labels: 1 = fully grounded, 0 = contains unsupported or contradicted content. Scores where
-lower is better (hallucination, contradiction) are flipped so that for every score a higher
-value means "more grounded"; thresholds are reported on the score's own scale.
+Labels: 1 = the score's good side, 0 = not. For the groundedness scores the label is `label`
+(1 = fully grounded, 0 = contains unsupported or contradicted content); the answers metric's
+are held to their own columns (LABEL_OF_SCORE). Scores where lower is better (hallucination,
+contradiction, answered_anyway) are flipped so that for every score a higher value means its
+good side; thresholds are reported on the score's own scale.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
@@ -17,6 +19,38 @@ from ground_gate.gate import meets
 from ground_gate.stats import BOOTSTRAP_SEED, balanced_accuracy, f1, roc_auc
 
 THRESHOLD_RESAMPLES = 300
+
+
+@dataclass(frozen=True)
+class LabelOf:
+    """Which label column a score is held to, whether its 1 is the score's good side (else
+    its 0 is), and that side in words."""
+
+    column: str
+    as_is: bool
+    good: str
+
+
+GROUNDED = LabelOf("label", True, "grounded")
+# answered against `answered`; answered_anyway (lower is better) against declining, the
+# 0 of `answered`; context_relevance against `answerable`; every other score against `label`
+LABEL_OF_SCORE: Mapping[str, LabelOf] = {
+    "answered": LabelOf("answered", True, "answered"),
+    "answered_anyway": LabelOf("answered", False, "declined"),
+    "context_relevance": LabelOf("answerable", True, "answerable"),
+}
+
+
+def label_of(score: str) -> LabelOf:
+    return LABEL_OF_SCORE.get(score, GROUNDED)
+
+
+def good_label(labels: Mapping[str, int], score: str) -> int | None:
+    """A row's label for `score` as agreement reads it (1 = the score's good side); None when
+    the row has no such label."""
+    of = label_of(score)
+    value = labels.get(of.column)
+    return None if value is None else (value if of.as_is else 1 - value)
 
 
 @dataclass(frozen=True)

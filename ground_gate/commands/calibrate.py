@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ground_gate.agreement import Agreement, Labelled, agreement
+from ground_gate.agreement import Agreement, Labelled, agreement, good_label
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import NO_ROW_OF_THE_KIND, Config
 from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED
@@ -33,24 +33,6 @@ class CalibrateOptions:
     files: ReportFiles = field(default_factory=ReportFiles)  # json, markdown, html
 
 
-# The label each score is held to, and whether a 1 there is the score's good side: answered
-# against `answered`; answered_anyway (lower is better) against declining, 1 - `answered`;
-# context_relevance against `answerable`; every other score against `label` (grounded).
-LABEL_OF_SCORE: Mapping[str, tuple[str, bool]] = {
-    "answered": ("answered", True),
-    "answered_anyway": ("answered", False),
-    "context_relevance": ("answerable", True),
-}
-
-
-def _good(item: LabelledSample, score: str) -> int | None:
-    """The row's label for `score` as agreement reads it (1 = the score's good side); None
-    when the row has no such label."""
-    column, as_is = LABEL_OF_SCORE.get(score, ("label", True))
-    value = item.labels.get(column)
-    return None if value is None else (value if as_is else 1 - value)
-
-
 def _agreements(
     config: Config,
     metrics: Sequence[Metric],
@@ -63,7 +45,7 @@ def _agreements(
             scored: list[Labelled] = []
             missing = 0
             for item in selection:
-                good = _good(item, score)
+                good = good_label(item.labels, score)
                 if good is None:  # not labelled for this score
                     continue
                 row = rows.get((item.group, item.sample.id))

@@ -8,7 +8,7 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ground_gate.agreement import Agreement
+from ground_gate.agreement import Agreement, good_label, label_of
 from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.report.escape import cell, code
 from ground_gate.report.html import esc, page
@@ -46,7 +46,7 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
             ]
         )
     headers = [
-        "score", "rows", "ROC AUC", "bal. acc. at threshold", "F1 not grounded",
+        "score", "rows", "ROC AUC", "bal. acc. at threshold", "F1 of label 0",
         "best bal. acc.", "suggested threshold [90% CI]", "AUC by error type",
     ]  # fmt: skip
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
@@ -160,12 +160,17 @@ def render_saved(raw: Mapping[str, Any]) -> str:
 
 
 def labelled_scores(raw: Mapping[str, Any], group: str, score: str) -> list[tuple[float, int]]:
-    """(score, label) of the group's labelled rows that have the score ("all": every group's)."""
-    return [
-        (row["scores"][score], row["label"])
-        for row in raw["rows_scored"]
-        if (group == "all" or row["group"] == group) and score in row["scores"]
-    ]
+    """(score, label) of the group's rows that have the score and its label ("all": every
+    group's); the label 1 on the score's good side (agreement.good_label). A report from
+    before rows had several labels has `label` alone."""
+    out = []
+    for row in raw["rows_scored"]:
+        if (group != "all" and row["group"] != group) or score not in row["scores"]:
+            continue
+        label = good_label(row.get("labels") or {"label": row["label"]}, score)
+        if label is not None:
+            out.append((row["scores"][score], label))
+    return out
 
 
 def _rates(values: Sequence[tuple[float, int]], score: str, cut: float) -> tuple[float, float]:
@@ -193,16 +198,17 @@ def _charts(raw: Mapping[str, Any], group: str, a: Agreement) -> str:
         marks.append(
             (*_rates(values, a.score, a.best_threshold), f"suggested {a.best_threshold:.2f}")
         )
+    good = label_of(a.score).good
     series = [
-        ("grounded", [v for v, label in values if label == 1]),
-        ("not grounded", [v for v, label in values if label == 0]),
+        (good, [v for v, label in values if label == 1]),
+        (f"not {good}", [v for v, label in values if label == 0]),
     ]
     title = f"{group} {a.score}"
     flipped = [(1 - v if a.score in LOWER_IS_BETTER else v) for v, _ in values]
     points = roc_points(flipped, [label for _, label in values])
     # the ROC's marks are computed on the score's own scale, so they sit on the curve either way
     return (
-        f"<figure><figcaption>{esc(a.score)}: rows labelled grounded (blue) and not "
+        f"<figure><figcaption>{esc(a.score)}: rows labelled {esc(good)} (blue) and not "
         f"(red)</figcaption>{histogram(series, lines, title + ' distributions')}</figure>"
         f"<figure><figcaption>{esc(a.score)}: ROC, AUC {_num(a.auc)}</figcaption>"
         f"{roc_curve(points, marks, title + ' ROC')}</figure>"

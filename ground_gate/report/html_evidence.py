@@ -158,7 +158,7 @@ def _unit_marks(
     near = _closest(unit, source, label) if failing and name in CLAIM_METRICS else None
     if near is not None:
         notes.append(f"closest passage by word overlap, not the judge's ({label})")
-    elif failing and not quote:
+    elif failing and not quote and name in CLAIM_METRICS:  # the others quote no evidence
         notes.append("no evidence quoted, and no source passage close to it")
     return ([near] if near else []), "; ".join(notes)
 

@@ -2,7 +2,7 @@ import json
 
 import pytest
 
-from ground_gate.agreement import Labelled, agreement, best_threshold
+from ground_gate.agreement import Labelled, agreement, best_threshold, good_label
 from ground_gate.config.model import Threshold
 from ground_gate.errors import DatasetError
 from ground_gate.labels import read_labelled
@@ -67,3 +67,49 @@ def test_read_labelled__a_bad_label_names_file_and_line(tmp_path):
         DatasetError, match=r"l.jsonl:2: label: expected 1 \(grounded\) or 0 \(not\), got 'yes'"
     ):
         read_labelled(path)
+
+
+def test_read_labelled__answer_labels_and_the_judge_asked_for_answerability(tmp_path):
+    records = [
+        {"id": "a", "source": "S.", "question": "Q?", "response": "R.", "answered": 1,
+         "answerable": 0},
+        {"id": "b", "source": "S.", "question": "Q?", "response": "Sorry.", "answered": 0},
+        {"id": "c", "source": "S.", "question": None, "response": "R.", "label": 1},
+    ]  # fmt: skip
+    rows = read_labelled(write(tmp_path / "l.jsonl", records))
+    assert [dict(r.labels) for r in rows] == [
+        {"answered": 1, "answerable": 0},
+        {"answered": 0},
+        {"label": 1},
+    ]
+    assert [r.label for r in rows] == [None, None, 1]
+    # a labelled answerable is the judge's to find: the sample does not state it
+    assert rows[0].sample.answerable is None
+
+
+@pytest.mark.parametrize(
+    ("record", "message"),
+    [
+        ({"answered": 2}, "l.jsonl:1: answered: expected 1 (answered) or 0 (not), got 2"),
+        (
+            {"answerable": True},
+            "l.jsonl:1: answerable: expected 1 (answerable) or 0 (not), got True",
+        ),
+        ({}, "l.jsonl:1: no label: expected at least one of label, answered, answerable (1 or 0)"),
+    ],
+)
+def test_read_labelled__a_row_without_a_usable_label_names_it(tmp_path, record, message):
+    path = write(tmp_path / "l.jsonl", [{"id": "a", "source": "S.", "response": "R.", **record}])
+    with pytest.raises(DatasetError) as caught:
+        read_labelled(path)
+    assert str(caught.value) == f"{tmp_path}/{message}"
+
+
+def test_good_label__each_score_held_to_its_own_label_on_its_good_side():
+    labels = {"label": 0, "answered": 1, "answerable": 0}
+    assert good_label(labels, "groundedness") == 0
+    assert good_label(labels, "hallucination") == 0  # flipped by agreement, not here
+    assert good_label(labels, "answered") == 1
+    assert good_label(labels, "answered_anyway") == 0  # its good side: a decline
+    assert good_label(labels, "context_relevance") == 0
+    assert good_label({"label": 1}, "answered") is None

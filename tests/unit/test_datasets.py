@@ -476,3 +476,39 @@ def test_load_samples__lone_surrogates_become_replacement_characters_said_once(
         f"dataset 'd' ({path}) held code points no UTF-8 file can hold (lone surrogates); "
         "each is shown as U+FFFD (said once)"
     ]
+
+
+# --- answerability, as a dataset states it -----------------------------------------------------
+
+
+def test_load_samples__answerable_column_in_json_and_csv() -> None:
+    rows = jsonl(
+        *(
+            {"id": str(i), "question": "Q?", "context": "C.", "answer": "A.", "answerable": v}
+            for i, v in enumerate([True, False, 1, 0, None, "yes", " No ", ""])
+        )
+    )
+    stated = [s.answerable for s in load_samples(dataset("d.jsonl", rows))]
+    assert stated == [True, False, True, False, None, True, False, None]
+    text = "id,context,answer,answerable\na,C.,A.,true\nb,C.,A.,FALSE\nc,C.,A.,\nd,C.,A.,1\n"
+    assert [s.answerable for s in load_samples(dataset("d.csv", text))] == [
+        True,
+        False,
+        None,
+        True,
+    ]
+    # a dataset without the column states nothing; `fields` maps another column to it
+    plain = jsonl({"id": "a", "context": "C.", "answer": "A.", "in_docs": False})
+    assert load_samples(dataset("p.jsonl", plain))[0].answerable is None
+    mapped = load_samples(dataset("m.jsonl", plain, fields={"answerable": "in_docs"}))
+    assert mapped[0].answerable is False
+
+
+@pytest.mark.parametrize("value", [2, "maybe", 0.5, ["yes"], {"a": 1}])
+def test_load_samples__an_answerable_that_is_not_true_or_false_names_the_row(value) -> None:
+    rows = jsonl({"id": "a", "context": "C.", "answer": "A.", "answerable": value})
+    message = error_of(dataset("d.jsonl", rows))
+    assert message.startswith(
+        "d.jsonl:1: 'answerable' (whether the source answers the question): expected true or "
+        "false, got "
+    )
