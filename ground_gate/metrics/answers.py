@@ -60,8 +60,13 @@ class Answerable:
     judged: bool  # a call was made (False when stated, or with no question)
 
 
-def answered_verdict(p_answered: float, answerable: bool) -> str:
+NO_WORDS = "declined: no words"  # the verdict of a response with no letter and no digit
+
+
+def answered_verdict(p_answered: float, answerable: bool, no_words: bool = False) -> str:
     """The row's verdict in words."""
+    if no_words:
+        return NO_WORDS
     if p_answered >= ANSWERED_AT:
         return "answered" if answerable else "answered anyway"
     return "declined" if answerable else "declined, as it should"
@@ -125,7 +130,8 @@ def _answered_unit(sample: Sample, plan: Answered, answerable: bool) -> UnitResu
         detail["p_evades"] = round(plan.evades, 4)
     if plan.no_words:
         detail["no_words"] = True
-    return UnitResult(shown, round(plan.p, 4), answered_verdict(plan.p, answerable), detail=detail)
+    verdict = answered_verdict(plan.p, answerable, plan.no_words)
+    return UnitResult(shown, round(plan.p, 4), verdict, detail=detail)
 
 
 def _answerable_unit(sample: Sample, holds: Answerable) -> UnitResult:

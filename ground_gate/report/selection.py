@@ -14,7 +14,15 @@ from typing import Any
 from ground_gate.config.model import LOWER_IS_BETTER
 
 BAD_VERDICTS = frozenset(
-    {"unsupported", "not in source", "hallucinated", "contradicted", "declined", "answered anyway"}
+    {
+        "unsupported",
+        "not in source",
+        "hallucinated",
+        "contradicted",
+        "declined",
+        "declined: no words",
+        "answered anyway",
+    }
 )
 DEFAULT_WORST_ROWS = 10
 UNITS_PER_METRIC = 3

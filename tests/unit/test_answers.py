@@ -117,7 +117,7 @@ async def test_answers__a_response_with_no_word_is_a_decline_without_a_call(resp
     result = await score(Answers(), sample(response, answerable=True), judge)
     assert judge.purposes() == []
     assert result.scores == {"answered": 0.0}
-    assert result.units[0].verdict == "declined"
+    assert result.units[0].verdict == "declined: no words"  # the reason, on the row
     assert result.units[0].detail == {"p_answered": 0.0, "no_words": True}
 
 
