@@ -15,7 +15,6 @@ from ground_gate.config.model import (
     DEFAULT_CONFIDENCE,
     LOWER_IS_BETTER,
     METRIC_OF_SCORE,
-    NO_ROW_OF_THE_KIND,
     Threshold,
 )
 from ground_gate.dataset_scores import (
@@ -30,6 +29,12 @@ from ground_gate.numbers import bound, figure, holds, relation
 from ground_gate.results import RowResult
 
 OnError = Literal["fail", "skip"]
+# Why a dataset has no row of an answers score although the metric scored its rows
+NO_ROW_OF_THE_KIND: Mapping[str, str] = {
+    "answered": "no row's source holds what the row asks",
+    "answered_anyway": "no row's source lacks what the row asks",
+    "context_relevance": "no row's answerability was judged (each states it, or asks nothing)",
+}
 # a change against the baseline: significantly worse or better at the confidence, or neither
 Direction = Literal["worse", "better", "noise"]
 
@@ -172,6 +177,10 @@ def judge_summary(
     """The verdict on one score of one dataset; `change`: against the baseline, if one was
     given. A baseline failure fails the score whatever its bounds say."""
     passed, reason = _bounds(summary, threshold, on_error)
+    if passed and summary.mean is None and change is not None and change.in_baseline:
+        # no row of the kind now, where the baseline had some: the rows moved, not vanished
+        passed = False
+        reason += f", where the baseline had {change.in_baseline} such row(s)"
     base = None if change is None else judge_change(summary.score, change, threshold)
     if base is not None and base.passed is False:
         reason = base.reason if passed is not False else f"{reason}; {base.reason}"

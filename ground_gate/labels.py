@@ -44,7 +44,9 @@ def _labels(record: Mapping[str, object], where: str) -> dict[str, int]:
         value = record.get(name)
         if value is None:
             continue
-        if value not in (0, 1) or isinstance(value, bool):
+        # true and false as well as 1 and 0 where the dataset column reads them (answerable)
+        boolean = isinstance(value, bool) and name != "label"
+        if value not in (0, 1) or (isinstance(value, bool) and not boolean):
             what = {"label": "grounded", "answered": "answered", "answerable": "answerable"}
             raise DatasetError(
                 f"{where}: {name}: expected 1 ({what[name]}) or 0 (not), got {value!r}"

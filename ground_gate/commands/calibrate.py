@@ -10,7 +10,7 @@ from typing import Any
 
 from ground_gate.agreement import Agreement, Labelled, agreement, good_label
 from ground_gate.config.loader import load_config
-from ground_gate.config.model import NO_ROW_OF_THE_KIND, Config
+from ground_gate.config.model import ANSWER_SCORES, Config
 from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED
 from ground_gate.judge.budget import spending_limit
 from ground_gate.judge.factory import open_judge
@@ -52,7 +52,7 @@ def _agreements(
                 found = [m for m in row.metrics if m.metric == metric.name] if row else []
                 if found and found[0].status == "ok" and score in found[0].scores:
                     scored.append(Labelled(found[0].scores[score], good, item.types))
-                elif not found or found[0].status != "ok" or score not in NO_ROW_OF_THE_KIND:
+                elif not found or found[0].status != "ok" or score not in ANSWER_SCORES:
                     missing += 1  # an answers row on the other side is not missing
             out.append(agreement(score, scored, missing, config.thresholds.get(score)))
     return out

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ground_gate.config.model import Config, DatasetConfig, Threshold
+from ground_gate.config.model import ANSWER_SCORES, ANSWERED_SIDES, Config, DatasetConfig, Threshold
 
 RATING = "rating"
-ANSWERED = ("answered", "answered_anyway")
-ANSWERS = (*ANSWERED, "context_relevance")
 
 
 def advice(config: Config, asked: Mapping[str, bool] | None = None) -> list[str]:
@@ -28,7 +26,7 @@ def advice(config: Config, asked: Mapping[str, bool] | None = None) -> list[str]
     lines = []
     for dataset in config.datasets:
         gated = {name for name, t in config.thresholds_for(dataset).items() if _gates(t)}
-        if gated - set(ANSWERS) == {RATING}:  # the answers scores judge no claim
+        if gated - set(ANSWER_SCORES) == {RATING}:  # the answers scores judge no claim
             lines.append(
                 f"dataset '{dataset.name}' is gated on `rating` alone: text in a row addressed "
                 "to the judge can raise the one-prompt rating past what the cut of such text "
@@ -48,7 +46,7 @@ def _answers(config: Config, dataset: DatasetConfig, gated: set[str]) -> list[st
             "add `answers: {}` under metrics and thresholds on answered and answered_anyway"
         ]
     lines = []
-    if not gated & set(ANSWERED):
+    if not gated & set(ANSWERED_SIDES):
         lines.append(
             f"dataset '{name}' gates neither answered nor answered_anyway: its declines are "
             "counted and shown, but never fail the check"

@@ -49,14 +49,12 @@ LOWER_IS_BETTER: frozenset[str] = frozenset(
         "summary_contradiction",
     }
 )
-# The answers metric gives each row one of answered / answered_anyway, by whether its source
-# holds the answer: a dataset none of whose rows falls on one side has no row of that score,
-# and that is not a missing score (what the gate says instead).
-NO_ROW_OF_THE_KIND: Mapping[str, str] = {
-    "answered": "no row's source holds the answer to its question",
-    "answered_anyway": "every row's source holds the answer to its question",
-    "context_relevance": "every row states whether its source holds the answer (no judge call)",
-}
+# The answers metric's scores, each given by some rows only: a row gives answered or
+# answered_anyway by whether its source holds the answer, and context_relevance when its
+# answerability was judged. A dataset none of whose rows gives one of them has no row of that
+# kind, which is not a missing score (gate.py says what instead).
+ANSWERED_SIDES: tuple[str, ...] = ("answered", "answered_anyway")
+ANSWER_SCORES: tuple[str, ...] = (*ANSWERED_SIDES, "context_relevance")
 
 Provider = Literal["openai", "azure", "local"]
 

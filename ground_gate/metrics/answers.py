@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ground_gate.config.model import ANSWER_SCORES
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, best_support
-from ground_gate.metrics.declines import says_nothing
+from ground_gate.metrics.declines import information_probability, says_nothing
 from ground_gate.metrics.logprobs import yes_probability
-from ground_gate.results import MetricResult, UnitResult
+from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, UnitResult
 
 ANSWERED_AT = 0.5  # P(answered) at or above: an answer; below: a decline
 ANSWERABLE_AT = 0.5  # P(answerable) at or above: the source holds the answer
@@ -42,13 +43,13 @@ RESPONSE_SHOWN = 300  # characters of the response its unit carries
 
 @dataclass(frozen=True)
 class Answered:
-    """The answered verdict of one row: P(answered), the two views it is the mean of, and
-    whether it was decided with no call because the response holds no word."""
+    """The answered verdict of one row: P(answered), the two views it is the mean of, and why
+    it was decided with no call (`NO_WORDS`, `ADDRESSED`), if it was."""
 
     p: float
     informs: float | None = None  # P(it holds any information), asked without the question
     evades: float | None = None  # P(it is a non-answer to the question); None: no question
-    no_words: bool = False
+    why: str | None = None
 
 
 @dataclass(frozen=True)
@@ -60,37 +61,56 @@ class Answerable:
     judged: bool  # a call was made (False when stated, or with no question)
 
 
-NO_WORDS = "declined: no words"  # the verdict of a response with no letter and no digit
+# The verdicts, in words; the report colours and counts by them (report/selection.py,
+# report/html_evidence.py).
+ANSWERED = "answered"
+ANSWERED_ANYWAY = "answered anyway"
+DECLINED = "declined"
+DECLINED_RIGHTLY = "declined, as it should"
+NO_WORDS = "declined: no words"  # a response with no letter and no digit
+ADDRESSED = "declined: addressed to the judge"  # all of it spoke to the judge and was cut
+HOLDS = "source answers it"
+LACKS = "source cannot answer it"
+NOTHING_ASKED = "nothing asked"
+STATED = " (as the dataset states)"
+BAD_VERDICTS = frozenset({ANSWERED_ANYWAY, DECLINED, NO_WORDS, ADDRESSED})
+GOOD_VERDICTS = frozenset({ANSWERED, DECLINED_RIGHTLY, HOLDS, HOLDS + STATED})
 
 
-def answered_verdict(p_answered: float, answerable: bool, no_words: bool = False) -> str:
+def answered_verdict(p_answered: float, answerable: bool, why: str | None = None) -> str:
     """The row's verdict in words."""
-    if no_words:
-        return NO_WORDS
+    if why is not None:
+        return why
     if p_answered >= ANSWERED_AT:
-        return "answered" if answerable else "answered anyway"
-    return "declined" if answerable else "declined, as it should"
+        return ANSWERED if answerable else ANSWERED_ANYWAY
+    return DECLINED if answerable else DECLINED_RIGHTLY
+
+
+def asked(sample: Sample) -> str | None:
+    """The row's question; None when it has none, or none is left after the cut of text
+    addressed to the judge."""
+    question = (sample.question or "").strip()
+    return question or None
 
 
 @dataclass(frozen=True)
 class Answers:
     name: str = "answers"
-    scores: tuple[str, ...] = ("answered", "answered_anyway", "context_relevance")
+    scores: tuple[str, ...] = ANSWER_SCORES
 
     async def prepare(self, sample: Sample, session: RowSession) -> Answered:
         """The answered verdict: no document, so it runs with the other metrics' calls that
         do not read one, keeping the document-first calls together."""
+        if not sample.response.strip() and any(f == "response" for f, _ in sample.addressed):
+            return Answered(0.0, why=ADDRESSED)
         if says_nothing(sample.response):
-            return Answered(0.0, no_words=True)
-        informs = yes_probability(
-            await session.ask("informs", prompts.informs(sample.response), logprobs=True)
-        )
-        if sample.question is None:
+            return Answered(0.0, why=NO_WORDS)
+        informs = await information_probability(sample.response, session)
+        question = asked(sample)
+        if question is None:
             return Answered(informs, informs=informs)
         evades = yes_probability(
-            await session.ask(
-                "evades", prompts.evades(sample.response, sample.question), logprobs=True
-            )
+            await session.ask("evades", prompts.evades(sample.response, question), logprobs=True)
         )
         return Answered((informs + 1 - evades) / 2, informs=informs, evades=evades)
 
@@ -106,9 +126,9 @@ class Answers:
     async def _answerable(self, sample: Sample, session: RowSession) -> Answerable:
         if sample.answerable is not None:
             return Answerable(1.0 if sample.answerable else 0.0, stated=True, judged=False)
-        if sample.question is None:  # nothing asked: the source is all there is to say
+        question = asked(sample)
+        if question is None:  # nothing asked: the source is all there is to say
             return Answerable(1.0, stated=False, judged=False)
-        question = sample.question
 
         async def ask(chunk: str) -> float:
             completion = await session.ask(
@@ -122,25 +142,27 @@ class Answers:
 
 def _answered_unit(sample: Sample, plan: Answered, answerable: bool) -> UnitResult:
     text = sample.response.strip()
+    if plan.why == ADDRESSED:  # what was cut is the row's `addressed`: shown as it was
+        text = " ".join(t for f, t in sample.addressed if f == "response")
     shown = text if len(text) <= RESPONSE_SHOWN else text[: RESPONSE_SHOWN - 1] + "\u2026"
     detail: dict[str, object] = {"p_answered": round(plan.p, 4)}
     if plan.informs is not None:
         detail["p_informs"] = round(plan.informs, 4)
     if plan.evades is not None:
         detail["p_evades"] = round(plan.evades, 4)
-    if plan.no_words:
+    if plan.why == NO_WORDS:
         detail["no_words"] = True
-    verdict = answered_verdict(plan.p, answerable, plan.no_words)
+    if plan.why == ADDRESSED:
+        detail[ADDRESSED_TO_JUDGE] = True
+    verdict = answered_verdict(plan.p, answerable, plan.why)
     return UnitResult(shown, round(plan.p, 4), verdict, detail=detail)
 
 
 def _answerable_unit(sample: Sample, holds: Answerable) -> UnitResult:
     answerable = holds.p >= ANSWERABLE_AT
-    if sample.question is None:
-        verdict = "nothing asked"
-    else:
-        verdict = "source answers it" if answerable else "source cannot answer it"
+    question = asked(sample)
+    verdict = NOTHING_ASKED if question is None else HOLDS if answerable else LACKS
     if holds.stated:
-        verdict += " (as the dataset states)"
+        verdict += STATED
     detail: dict[str, object] = {"p_answerable": round(holds.p, 4), "stated": holds.stated}
-    return UnitResult(sample.question or "", round(holds.p, 4), verdict, detail=detail)
+    return UnitResult(question or "", round(holds.p, 4), verdict, detail=detail)

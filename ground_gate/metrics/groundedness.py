@@ -15,9 +15,10 @@ Two methods (config `method`):
 
 With unit=claim, claims are extracted first and sentences that make no claim are skipped; a
 response with no claim gets status no_claims, not 0. With unit=sentence, a sentence the source
-does not support is asked whether it states a fact at all (metrics/declines.py): one that only
-declines, greets or hedges, or holds no word, is a `declines` unit, in no mean, and a response
-of nothing else is no_claims too, as with claims. A passage cut because it spoke to the
+does not hold is asked whether it holds any information at all (metrics/declines.py, one call
+without the document or the question): one that only declines, greets or thanks, or holds no
+word, is a `declines` unit, in no mean, and a response of nothing else is no_claims too, as
+with claims. A passage cut because it spoke to the
 judge (metrics/addressed.py) is one unit, absent from the source, judged by no call.
 
 Evidence (a quote of the source, one generated answer per unit) is asked while scoring for
@@ -37,7 +38,12 @@ from ground_gate.judge.base import Judge
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
-from ground_gate.metrics.declines import DECLINES, STATES_FACT_AT, fact_probability, says_nothing
+from ground_gate.metrics.declines import (
+    DECLINES,
+    INFORMS_AT,
+    information_probability,
+    says_nothing,
+)
 from ground_gate.metrics.logprobs import choice_distribution, expected_rating
 from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
@@ -103,16 +109,17 @@ class Groundedness:
     async def _declines(
         self, sample: Sample, units: Sequence[UnitResult], session: RowSession
     ) -> list[UnitResult]:
-        """The sentences the source does not hold, asked whether they state a fact at all: one
-        that only declines, greets or hedges is neither supported nor missing from the source,
-        so it leaves the means (as claim extraction leaves it out). A supported or contradicted
-        sentence states something: it is not asked."""
+        """The sentences the source does not hold, asked whether they hold any information at
+        all (whatever their subject: an invented fact about something else stays judged): one
+        that only declines, greets or thanks is neither supported nor missing from the source,
+        so it leaves the means (as claim extraction leaves it out). A supported or
+        contradicted sentence states something: it is not asked."""
 
         async def checked(unit: UnitResult) -> UnitResult:
             if unit.verdict not in UNHELD:
                 return unit
-            p = await fact_probability(sample.question, unit.text, session)
-            return unit if p >= STATES_FACT_AT else _declining(unit.text, p)
+            p = await information_probability(unit.text, session)
+            return unit if p >= INFORMS_AT else _declining(unit.text, p)
 
         return list(await asyncio.gather(*(checked(u) for u in units)))
 
@@ -206,8 +213,8 @@ async def _silent(text: str) -> UnitResult:
     return _declining(text, 0.0)
 
 
-def _declining(text: str, p_states_fact: float) -> UnitResult:
-    return UnitResult(text, None, DECLINES, detail={"p_states_fact": round(p_states_fact, 4)})
+def _declining(text: str, p_informs: float) -> UnitResult:
+    return UnitResult(text, None, DECLINES, detail={"p_informs": round(p_informs, 4)})
 
 
 def _share(units: list[UnitResult], key: str, worst: bool) -> float:

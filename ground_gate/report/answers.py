@@ -9,14 +9,26 @@ its verdict word is drawn at: a count in words always agrees with the rows' verd
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.metrics.answers import ANSWERED_AT
+from ground_gate.config.model import ANSWERED_SIDES
+from ground_gate.metrics.answers import ANSWERED_AT, NOTHING_ASKED
 
-ANSWER_SCORES = ("answered", "answered_anyway")
 METRIC = "answers"
+
+
+@dataclass(frozen=True)
+class Side:
+    """The rows of one dataset on one side: how many, how many of them took the side's bad
+    turn (declined, or answered anyway), and the baseline's count of that over the same rows
+    (None: no baseline that ran the answers metric)."""
+
+    score: str  # the score these rows give (answered or answered_anyway)
+    rows: int
+    turned: int
+    before: int | None = None
 
 
 @dataclass(frozen=True)
@@ -24,14 +36,10 @@ class AnswerCounts:
     """One dataset's answers, counted from its rows."""
 
     dataset: str
-    answerable: int  # rows whose source holds the answer
-    declined: int  # of them, declined: over-refusals
-    unanswerable: int  # rows whose source cannot answer
-    answered_anyway: int  # of them, answered all the same
+    asked: Side  # questions its sources answer: `turned` = declined (over-refusals)
+    unasked: Side  # rows with no question: `turned` = said nothing of substance
+    unanswerable: Side  # questions its sources cannot answer: `turned` = answered anyway
     no_words: int  # responses with no letter and no digit at all, each a decline
-    # the baseline's counts over the rows it holds; None: not compared with a baseline
-    before_declined: int | None = None
-    before_answered_anyway: int | None = None
 
 
 def answers_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
@@ -40,37 +48,43 @@ def answers_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
     return entry if entry is not None and entry["status"] == "ok" else None
 
 
-def declined(scores: Mapping[str, float], score: str) -> bool | None:
-    """Whether the row declined, by its `score` (answered or answered_anyway); None when the
-    row has no such score."""
-    value = scores.get(score)
-    return None if value is None else value < ANSWERED_AT
+def _side(entry: Mapping[str, Any]) -> str:
+    """asked, unasked or unanswerable: which side of the dataset the row is on."""
+    if "answered_anyway" in entry["scores"]:
+        return "unanswerable"
+    holds = entry["units"][1]["verdict"] if len(entry["units"]) > 1 else ""
+    return "unasked" if holds.startswith(NOTHING_ASKED) else "asked"
 
 
-def _count(values: Iterable[bool | None], want: bool) -> int:
-    return sum(1 for v in values if v is want)
+def _turned(scores: Mapping[str, float], score: str) -> bool:
+    """Whether the row took the side's bad turn: declined (answered below the line where its
+    verdict turns), or answered anyway."""
+    declined = scores[score] < ANSWERED_AT
+    return declined if score == "answered" else not declined
+
+
+def _counted(name: str, score: str, scored: list[Any], compared: bool) -> Side:
+    mine = [(row, entry) for row, entry in scored if _side(entry) == name]
+    before = [((row.get("baseline") or {}).get("scores") or {}) for row, _ in mine]
+    return Side(
+        score=score,
+        rows=len(mine),
+        turned=sum(_turned(entry["scores"], score) for _, entry in mine),
+        before=sum(_turned(b, score) for b in before if score in b) if compared else None,
+    )
 
 
 def _counts(dataset: str, rows: list[Mapping[str, Any]], compared: bool) -> AnswerCounts:
     scored = [(r, e) for r in rows if (e := answers_of(r)) is not None]
-    now = [(declined(e["scores"], "answered"), declined(e["scores"], "answered_anyway"))
-           for _, e in scored]  # fmt: skip
     before = [((r.get("baseline") or {}).get("scores") or {}) for r, _ in scored]
+    # a baseline that never ran the answers metric counted no decline: it says nothing
+    compared = compared and any(side in b for b in before for side in ANSWERED_SIDES)
     return AnswerCounts(
         dataset=dataset,
-        answerable=sum(1 for d, _ in now if d is not None),
-        declined=_count((d for d, _ in now), True),
-        unanswerable=sum(1 for _, d in now if d is not None),
-        answered_anyway=_count((d for _, d in now), False),
-        no_words=sum(
-            1 for _, e in scored if e["units"] and e["units"][0]["detail"].get("no_words")
-        ),
-        before_declined=_count((declined(b, "answered") for b in before), True)
-        if compared
-        else None,
-        before_answered_anyway=_count((declined(b, "answered_anyway") for b in before), False)
-        if compared
-        else None,
+        asked=_counted("asked", "answered", scored, compared),
+        unasked=_counted("unasked", "answered", scored, compared),
+        unanswerable=_counted("unanswerable", "answered_anyway", scored, compared),
+        no_words=sum(1 for _, e in scored if e["units"][0]["detail"].get("no_words")),
     )
 
 
@@ -85,38 +99,41 @@ def answer_counts(report: Mapping[str, Any]) -> list[AnswerCounts]:
     return out
 
 
-def _questions(n: int) -> str:
-    return f"{n} question" + ("" if n == 1 else "s")
+def _many(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
 
 
 def answer_words(counts: AnswerCounts) -> str:
-    """The counts in one line of words (`answer_parts` joined)."""
-    return "; ".join(answer_parts(counts))
+    """The counts in one line of words (`answer_parts`' texts joined)."""
+    return "; ".join(text for _, text in answer_parts(counts))
 
 
-def answer_parts(counts: AnswerCounts) -> list[str]:
-    """['declined 7 of 10 questions its sources answer (the baseline declined 1)', 'answered 1
-    of 2 questions its sources cannot answer (the baseline answered 0)', '3 answers held no word
-    at all'].
-    Plain text: each renderer escapes for its own format."""
-    parts = []
-    if counts.answerable:
-        text = f"declined {counts.declined} of {_questions(counts.answerable)} its sources answer"
-        if counts.before_declined is not None:
-            text += f" (the baseline declined {counts.before_declined})"
-        parts.append(text)
-    if counts.unanswerable:
-        text = (
-            f"answered {counts.answered_anyway} of {_questions(counts.unanswerable)} its sources "
-            "cannot answer"
-        )
-        if counts.before_answered_anyway is not None:
-            text += f" (the baseline answered {counts.before_answered_anyway})"
-        parts.append(text)
+def answer_parts(counts: AnswerCounts) -> list[tuple[str | None, str]]:
+    """(the score the part is about, or None, its text): 'declined 7 of 10 questions its
+    sources answer (the baseline declined 1)', 'answered 1 of 2 questions its sources cannot
+    answer (the baseline answered 0)', 'said nothing of substance in 0 of 4 responses to no
+    question', '3 answers held no word at all'. Plain text: each renderer escapes for its
+    own format and marks each part by its score's check."""
+    parts: list[tuple[str | None, str]] = []
+    asked, unasked, lacking = counts.asked, counts.unasked, counts.unanswerable
+    if asked.rows:
+        text = f"declined {asked.turned} of {_many(asked.rows, 'question')} its sources answer"
+        parts.append((asked.score, text + _before(asked, "declined")))
+    if lacking.rows:
+        text = f"answered {lacking.turned} of {_many(lacking.rows, 'question')} its sources "
+        parts.append((lacking.score, text + "cannot answer" + _before(lacking, "answered")))
+    if unasked.rows:
+        text = f"said nothing of substance in {unasked.turned} of "
+        text += f"{_many(unasked.rows, 'response')} to no question"
+        parts.append((unasked.score, text + _before(unasked, "did so in")))
     if counts.no_words:
         held = "answer held" if counts.no_words == 1 else "answers held"
-        parts.append(f"{counts.no_words} {held} no word at all")
+        parts.append((None, f"{counts.no_words} {held} no word at all"))
     return parts
+
+
+def _before(side: Side, verb: str) -> str:
+    return "" if side.before is None else f" (the baseline {verb} {side.before})"
 
 
 def stated_nothing(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:

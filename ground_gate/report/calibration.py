@@ -46,7 +46,7 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
             ]
         )
     headers = [
-        "score", "rows", "ROC AUC", "bal. acc. at threshold", "F1 of label 0",
+        "score", "rows", "ROC AUC", "bal. acc. at threshold", "F1 of the bad side",
         "best bal. acc.", "suggested threshold [90% CI]", "AUC by error type",
     ]  # fmt: skip
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)

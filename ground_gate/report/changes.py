@@ -14,7 +14,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.config.model import ANSWERED_SIDES, LOWER_IS_BETTER
+from ground_gate.numbers import figure
 from ground_gate.report.baseline_rows import is_compared
 
 Report = Mapping[str, Any]
@@ -26,11 +27,16 @@ WORST = 1.0  # a score that errored: worse than any change of a score in [0, 1]
 class ScoreChange:
     score: str
     before: float | None  # None: not scored in the baseline (or no such row)
-    now: float | None  # None: not scored now (its metric errored)
+    now: float | None  # None: not scored now (its metric errored, or see `instead`)
+    # an answers score the row no longer gives because it gives the other side now
+    # (answered <-> answered_anyway: its source's answerability changed): (score, value)
+    instead: tuple[str, float] | None = None
 
     @property
     def worse(self) -> float | None:
         """How much worse it got (negative: better); None when it cannot be said."""
+        if self.now is None and self.instead is not None:
+            return None  # a row on the other side is not the same measure
         if self.now is None:
             return WORST
         if self.before is None:
@@ -61,7 +67,18 @@ def row_scores(row: Row) -> dict[str, float]:
 def _change(row: Row, scores: set[str]) -> RowChange:
     now = row_scores(row)
     before = (row.get("baseline") or {}).get("scores", {})
-    return RowChange(row, tuple(ScoreChange(s, before.get(s), now.get(s)) for s in sorted(scores)))
+    return RowChange(
+        row,
+        tuple(ScoreChange(s, before.get(s), now.get(s), _instead(s, now)) for s in sorted(scores)),
+    )
+
+
+def _instead(score: str, now: Mapping[str, float]) -> tuple[str, float] | None:
+    """The other answers side the row gives now, when it does not give `score`."""
+    if score not in ANSWERED_SIDES or score in now:
+        return None
+    other = next(s for s in ANSWERED_SIDES if s != score)
+    return (other, now[other]) if other in now else None
 
 
 def newly_failing(row: Row) -> set[str]:
@@ -105,3 +122,13 @@ def standing(row: Row, compared: bool) -> str | None:
     if not compared or not row["failing"]:
         return None
     return "new" if newly_failing(row) else "before"
+
+
+def moved_text(change: ScoreChange, threshold: Mapping[str, float] | None) -> str:
+    """'0.80 → now answered 0.82 (...)': the score of a row whose source's answerability
+    changed between the runs, so that it gives the other answers side now."""
+    assert change.instead is not None
+    other, value = change.instead
+    bounds = [v for k, v in (threshold or {}).items() if k in ("min", "max")]
+    was = "" if change.before is None else f"{figure(change.before, bounds)} \u2192 "
+    return f"{was}now {other} {figure(value, [])} (whether its source holds the answer changed)"

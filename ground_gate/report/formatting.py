@@ -29,7 +29,7 @@ PROBABILITIES = (
     ("p_supported", "P(supported)"),
     ("p_contradicted", "P(contradicted)"),
     ("p_absent", "P(not in source)"),
-    ("p_states_fact", "P(states a fact)"),  # a sentence asked whether it only declines
+    ("p_informs", "P(holds information)"),  # a sentence or answer asked whether it says anything
     ("p_answered", "P(answered)"),  # the answers metric's
     ("p_answerable", "P(source answers it)"),
 )

@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ground_gate.metrics import answers
 from ground_gate.metrics.quotes import anchor, closest, locate
 from ground_gate.report.formatting import NOTHING_SAID as SAYS_NOTHING
 from ground_gate.report.formatting import is_nothing_found
@@ -28,9 +29,7 @@ from ground_gate.report.selection import BAD_VERDICTS
 # and matched to the closest source passage when the row has no judge evidence. (Summary
 # accuracy's units are questions; rating's is the whole response.)
 CLAIM_METRICS = ("groundedness", "faithfulness")
-GOOD_VERDICTS = frozenset(
-    {"supported", "agree", "answered", "declined, as it should", "source answers it"}
-)
+GOOD_VERDICTS = frozenset({"supported", "agree"} | answers.GOOD_VERDICTS)
 NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
 NOT_QUOTED = "the judge's quote is not in the source as quoted"
 # a highlight's kind, the stronger first where passages overlap

@@ -17,8 +17,8 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from typing import Any
 
-from ground_gate.config.model import METRIC_OF_SCORE
-from ground_gate.report.answers import ANSWER_SCORES, answer_counts, answer_words
+from ground_gate.config.model import ANSWERED_SIDES, METRIC_OF_SCORE
+from ground_gate.report.answers import answer_counts, answer_words
 from ground_gate.report.formatting import (
     NOTHING_SAID,
     failure_text,
@@ -108,7 +108,7 @@ def _score_case(suite: ET.Element, entry: ScoreEntry, answers: str) -> bool:
     if entry["passed"] is not False:
         return False
     said = failure_text(entry)  # which part failed: the level, the drop, or both
-    if answers and entry["score"] in ANSWER_SCORES:
+    if answers and entry["score"] in ANSWERED_SIDES:
         said += f"; {answers}"
     _element(case, "failure", type="threshold", message=said[:MESSAGE_CHARS]).text = xml_text(said)
     return True

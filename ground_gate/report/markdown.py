@@ -16,12 +16,7 @@ from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
 from ground_gate.report import markdown_rows
-from ground_gate.report.answers import (
-    ANSWER_SCORES,
-    answer_counts,
-    answer_words,
-    stated_nothing,
-)
+from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
 from ground_gate.report.baseline_rows import compare_rows, is_compared
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.formatting import (
@@ -129,15 +124,15 @@ def _answer_lines(report: Report, unverified: bool = False) -> list[str]:
     the verdict of its answer checks (no pass marked for a report this job did not run)."""
     lines = []
     for counts in answer_counts(report):
-        checks = [
-            e["passed"]
-            for e in report["scores"]
-            if e["dataset"] == counts.dataset and e["score"] in ANSWER_SCORES
-        ]
-        passed = PASS + " " if True in checks and not unverified else ""
-        mark = FAIL + " " if False in checks else passed
-        words = answer_words(counts)
-        lines.append(f"- {mark}**{cell(counts.dataset, 60)}** {cell(words, 400)}")
+        checks = {
+            e["score"]: e["passed"] for e in report["scores"] if e["dataset"] == counts.dataset
+        }
+        marks = {True: "" if unverified else PASS + " ", False: FAIL + " ", None: ""}
+        said = "; ".join(
+            marks[checks.get(score) if score else None] + cell(text, 200)
+            for score, text in answer_parts(counts)
+        )
+        lines.append(f"- **{cell(counts.dataset, 60)}** {said}")
     return lines
 
 

@@ -10,11 +10,10 @@ from typing import Any
 
 from tabulate import tabulate
 
-from ground_gate.config.model import SCORE_NAMES
+from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES
 from ground_gate.report.anchors import row_link
-from ground_gate.report.answers import ANSWER_SCORES
 from ground_gate.report.baseline_rows import is_compared
-from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, standing
+from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, moved_text, standing
 from ground_gate.report.escape import cell, ident
 from ground_gate.report.formatting import (
     ARROW,
@@ -45,6 +44,8 @@ def row_name(row: Row, page_url: str | None) -> str:
 
 
 def _score_change(change: ScoreChange, threshold: Any) -> str:
+    if change.now is None and change.instead is not None:
+        return f"{ident(change.score)} {moved_text(change, threshold)}"
     if change.now is None:
         return f"{ident(change.score)} could not be scored"
     text = f"{ident(change.score)} {before_now(change.now, change.before, threshold)}"
@@ -93,8 +94,8 @@ def answer_line(row: Row, indent: str = "  ") -> list[str]:
     now = f"\u201c{cell(text['response'], ANSWER_CHARS)}\u201d"
     before = (row.get("baseline") or {}).get("response")
     if before is None:
-        return [f"{indent}- answered {now}"]
-    return [f"{indent}- answered \u201c{cell(before, ANSWER_CHARS)}\u201d {ARROW} now {now}"]
+        return [f"{indent}- said {now}"]
+    return [f"{indent}- said \u201c{cell(before, ANSWER_CHARS)}\u201d {ARROW} now {now}"]
 
 
 def _broke_entry(
@@ -104,8 +105,8 @@ def _broke_entry(
     said = ", ".join(_score_change(s, thresholds.get(s.score)) for s in change.scores)
     new = " (not in the baseline)" if change.new_row else ""
     scores = [s.score for s in change.scores]
-    answers = [s for s in scores if s in ANSWER_SCORES]
-    others = [s for s in scores if s not in ANSWER_SCORES]
+    answers = [s for s in scores if s in ANSWERED_SIDES]
+    others = [s for s in scores if s not in ANSWERED_SIDES]
     return [
         f"- {row_name(row, page_url)}{new}: {said}",
         *(answer_line(row) if answers else []),

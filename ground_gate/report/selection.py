@@ -12,17 +12,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.metrics import answers
 
 BAD_VERDICTS = frozenset(
-    {
-        "unsupported",
-        "not in source",
-        "hallucinated",
-        "contradicted",
-        "declined",
-        "declined: no words",
-        "answered anyway",
-    }
+    {"unsupported", "not in source", "hallucinated", "contradicted"} | answers.BAD_VERDICTS
 )
 DEFAULT_WORST_ROWS = 10
 UNITS_PER_METRIC = 3

@@ -17,7 +17,7 @@ from typing import Any
 from ground_gate.report.anchors import row_key
 from ground_gate.report.answers import answer_counts, answer_parts
 from ground_gate.report.baseline_rows import is_compared
-from ground_gate.report.changes import broke, fixed, standing
+from ground_gate.report.changes import broke, fixed, moved_text, standing
 from ground_gate.report.escape import visible
 from ground_gate.report.formatting import (
     before_now,
@@ -56,7 +56,7 @@ def _answers(report: Report) -> list[str]:
     """Per dataset with the answers metric, its declines in words, a line each."""
     lines = []
     for counts in answer_counts(report):
-        lines += [f"{_text(counts.dataset)}: {_text(part)}" for part in answer_parts(counts)]
+        lines += [f"{_text(counts.dataset)}: {_text(part)}" for _, part in answer_parts(counts)]
     return lines
 
 
@@ -73,10 +73,13 @@ def _checks(report: Report) -> list[str]:
 def _score_changes(change: Any, thresholds: Mapping[str, Any]) -> str:
     parts = []
     for s in change.scores:
+        limit = thresholds.get(s.score)
+        if s.now is None and s.instead is not None:
+            parts.append(f"{s.score} {moved_text(s, limit)}")
+            continue
         if s.now is None:
             parts.append(f"{s.score} could not be scored")
             continue
-        limit = thresholds.get(s.score)
         parts.append(f"{s.score} {before_now(s.now, s.before, limit)}{missed_text(s.now, limit)}")
     return ", ".join(parts)
 

@@ -1,6 +1,7 @@
 """End to end: configs/demo-answers.yml with the real local model as the target and as the
-judge. The strict prompt's answers pass the gate; the same config with the loose prompt (the
-pull request that should fail) fails it, for the right reason: sentences it added from "its own
+judge. The strict prompt's answers pass the gate, answering the ten questions its documentation
+answers and declining the three it cannot; the same config with the loose prompt (the pull
+request that should fail) fails it, for the right reason: sentences it added from "its own
 knowledge" are judged not in the source. The thresholds were chosen from measured runs
 (bench/RESULTS.md, "A target: the demo's two prompts").
 """
@@ -57,9 +58,9 @@ def test_demo_answers__the_strict_prompt_passes_and_the_loose_one_fails_on_added
     for report, lines in ((strict, strict_lines), (loose, loose_lines)):
         assert report["incomplete"] is None
         (target,) = report["targets"]
-        assert (target["rows"], target["answered"], target["errors"]) == (10, 10, 0)
+        assert (target["rows"], target["answered"], target["errors"]) == (13, 13, 0)
         usage = target["usage"]  # one call a row, and a retry where a slow machine timed out
-        assert target["kind"] == "prompt" and usage["calls"] - usage["retries"] == 10
+        assert target["kind"] == "prompt" and usage["calls"] - usage["retries"] == 13
         assert [line["id"] for line in lines] == [row["id"] for row in report["rows"]]
         assert all(line["response"] and line["error"] is None for line in lines)
     # the loose prompt fails for the reason it was written for: sentences not in the source
@@ -69,3 +70,8 @@ def test_demo_answers__the_strict_prompt_passes_and_the_loose_one_fails_on_added
     not_in_source = [u for u in _units(loose) if u["verdict"] == "not in source"]
     assert len(not_in_source) > len([u for u in _units(strict) if u["verdict"] == "not in source"])
     assert len(_units(loose)) > len(_units(strict))  # it says more: four or five sentences
+    # the strict prompt declines the three questions its documentation cannot answer
+    unanswerable = ("price", "colours", "wifi-band")
+    said = {r["id"]: r["metrics"]["answers"]["units"][0]["verdict"] for r in strict["rows"]}
+    assert [said[i] for i in unanswerable] == ["declined, as it should"] * 3
+    assert _means(strict)["answered"] > 0.6

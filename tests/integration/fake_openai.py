@@ -53,15 +53,22 @@ Handler = Callable[[Any], Reply]
 _ids = itertools.count(1)
 
 
-# The judge's question to a sentence the source does not hold: does it state a fact at all?
+# The judge's questions whether a text says anything at all: of a sentence the source does not
+# hold (does it hold any information?), and of a response before claims are extracted (does it
+# state a fact?)
+INFORMS = "contain any information"
 STATES_FACTS = "state at least one fact"
 
 
+def says_something(prompt: str) -> bool:
+    return INFORMS in prompt or STATES_FACTS in prompt
+
+
 def states_a_fact(body: Any) -> Reply | None:
-    """Yes to the judge's "does it state a fact at all" question (a scripted sentence that is
-    not in its source states one, and so counts as not in the source); None for any other
-    request, which the script answers."""
-    if STATES_FACTS not in body["messages"][-1]["content"]:
+    """Yes to the judge's "does it say anything at all" questions (a scripted sentence that is
+    not in its source holds information, and so counts as not in the source); None for any
+    other request, which the script answers."""
+    if not says_something(body["messages"][-1]["content"]):
         return None
     return completion(
         "Yes", logprobs=[{"Yes": math.log(0.9), "No": math.log(0.1)}], completion_tokens=1

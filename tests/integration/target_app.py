@@ -60,7 +60,7 @@ def _inner(tag: str, text: str) -> str:
 def is_judge_request(body: Any) -> bool:
     """The judge's verdict on a <sentence>, or its question whether one states a fact."""
     prompt = body["messages"][-1]["content"]
-    return "<sentence>" in prompt or fake_openai.STATES_FACTS in prompt
+    return "<sentence>" in prompt or fake_openai.says_something(prompt)
 
 
 def model_and_judge(body: Any) -> fake_openai.Reply:

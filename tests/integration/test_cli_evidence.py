@@ -17,12 +17,12 @@ from click.testing import CliRunner
 
 from ground_gate.cli import cli
 from tests.integration.fake_openai import (
-    STATES_FACTS,
     FakeOpenAI,
     Reply,
     completion,
     error,
     judge_yaml,
+    says_something,
     states_a_fact,
 )
 
@@ -119,7 +119,7 @@ def purposes(server: FakeOpenAI) -> list[str]:
     def kind(prompt: str) -> str:
         if "Copy, word for word" in prompt:
             return "evidence"
-        return "fact" if STATES_FACTS in prompt else "rate"
+        return "fact" if says_something(prompt) else "rate"
 
     return [kind(r.body["messages"][-1]["content"]) for r in server.requests]
 

@@ -73,7 +73,7 @@ def test_read_labelled__answer_labels_and_the_judge_asked_for_answerability(tmp_
     records = [
         {"id": "a", "source": "S.", "question": "Q?", "response": "R.", "answered": 1,
          "answerable": 0},
-        {"id": "b", "source": "S.", "question": "Q?", "response": "Sorry.", "answered": 0},
+        {"id": "b", "source": "S.", "question": "Q?", "response": "Sorry.", "answered": False},
         {"id": "c", "source": "S.", "question": None, "response": "R.", "label": 1},
     ]  # fmt: skip
     rows = read_labelled(write(tmp_path / "l.jsonl", records))
@@ -91,10 +91,12 @@ def test_read_labelled__answer_labels_and_the_judge_asked_for_answerability(tmp_
     ("record", "message"),
     [
         ({"answered": 2}, "l.jsonl:1: answered: expected 1 (answered) or 0 (not), got 2"),
-        (
-            {"answerable": True},
-            "l.jsonl:1: answerable: expected 1 (answerable) or 0 (not), got True",
+        (  # the row's reader reads the column first, as any dataset's
+            {"answerable": 2},
+            "l.jsonl:1: 'answerable' (whether the source answers the question): expected true "
+            "or false, got 2",
         ),
+        ({"label": True}, "l.jsonl:1: label: expected 1 (grounded) or 0 (not), got True"),
         ({}, "l.jsonl:1: no label: expected at least one of label, answered, answerable (1 or 0)"),
     ],
 )

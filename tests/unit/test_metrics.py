@@ -36,7 +36,7 @@ async def score(metric, s: Sample, judge: FakeJudge):
 def grader(request: JudgeRequest) -> Completion:
     """Supported iff the unit mentions 1.2 kg or 10 hours; statements are the sentences."""
     step = request.purpose.split(".")[1]
-    if step == "states_facts":
+    if step in ("states_facts", "informs"):
         refusal = "sorry" in unit_of(request, "answer").lower()
         return said(
             "No" if refusal else "Yes",
@@ -76,8 +76,8 @@ async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported()
     assert result.units[0].evidence is None
     assert result.units[1].evidence == "Its battery lasts 10 hours."
     assert judge.purposes().count("groundedness.evidence") == 1
-    # the unsupported sentence is asked whether it states a fact at all (it does)
-    assert judge.purposes().count("groundedness.states_facts") == 1
+    # the unsupported sentence is asked whether it holds any information at all (it does)
+    assert judge.purposes().count("groundedness.informs") == 1
     assert result.usage.calls == 4
 
 
@@ -101,7 +101,7 @@ async def test_groundedness__evidence_none_makes_no_extra_call():
     judge = FakeJudge(grader)
     metric = Groundedness(GroundednessConfig(method="rating", evidence="none"))
     await score(metric, sample("It is waterproof."), judge)
-    assert judge.purposes() == ["groundedness.rate", "groundedness.states_facts"]
+    assert judge.purposes() == ["groundedness.rate", "groundedness.informs"]
 
 
 async def test_groundedness__evidence_shown_asks_none_while_scoring():
@@ -113,7 +113,7 @@ async def test_groundedness__evidence_shown_asks_none_while_scoring():
         judge,
     )
     assert Groundedness(GroundednessConfig(method="rating")).config.evidence == "shown"
-    assert judge.purposes() == ["groundedness.rate"] * 2 + ["groundedness.states_facts"]
+    assert judge.purposes() == ["groundedness.rate"] * 2 + ["groundedness.informs"]
     assert [u.evidence for u in result.units] == [None, None]
 
 
@@ -151,7 +151,7 @@ async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
     await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
     assert "groundedness.evidence" in judge.purposes()
     for request in judge.requests:
-        if request.purpose != "groundedness.states_facts":  # about the sentence alone
+        if request.purpose != "groundedness.informs":  # about the sentence alone
             assert request.messages[-1].content.startswith("<document>\n" + SOURCE)
 
 
@@ -430,7 +430,7 @@ def three_way(request: JudgeRequest) -> Completion:
     quote is the document's first sentence."""
     if request.purpose.endswith("evidence"):
         return Completion(text="The X200 weighs 1.2 kg.", usage=Usage(calls=1))
-    if request.purpose.endswith("states_facts"):  # every sentence here states a fact
+    if request.purpose.endswith("informs"):  # every sentence here holds information
         return said("Yes", Yes=0.9, No=0.1)
     assert request.purpose == "groundedness.verdict", request.purpose
     assert "Yes, No or Unknown" in request.messages[-1].content
@@ -452,9 +452,9 @@ async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_on
     result = await score(
         metric, sample("It weighs 1.2 kg. It weighs 3 kg. It is waterproof."), judge
     )
-    # the sentence not in the source is asked whether it states a fact at all; the
+    # the sentence not in the source is asked whether it holds any information at all; the
     # contradicted one says something the source says otherwise: it is not asked
-    assert judge.purposes() == ["groundedness.verdict"] * 3 + ["groundedness.states_facts"]
+    assert judge.purposes() == ["groundedness.verdict"] * 3 + ["groundedness.informs"]
     assert [u.verdict for u in result.units] == ["supported", "contradicted", "not in source"]
     assert [u.score for u in result.units] == [0.8, 0.1, 0.3]
     assert result.units[1].detail == {
@@ -543,7 +543,7 @@ async def test_groundedness__long_source_judged_against_the_units_passages(confi
             return Completion(text="bridge over the Elbe cost 95 million", usage=Usage(calls=1))
         if request.purpose.endswith("rate"):
             return said("2", **{"2": 1.0})
-        if request.purpose.endswith("states_facts"):  # a rating of 2: it states a fact?
+        if request.purpose.endswith("informs"):  # a rating of 2: does it say anything?
             return said("Yes", Yes=1.0)
         return said("No", No=0.9, Yes=0.05, Unknown=0.05)
 

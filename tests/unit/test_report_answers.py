@@ -11,7 +11,7 @@ from typing import Any
 
 from ground_gate.config.model import SCORE_NAMES, MetricsConfig, Threshold
 from ground_gate.record import RowTexts, verdicts
-from ground_gate.report.answers import answer_counts, answer_words, stated_nothing
+from ground_gate.report.answers import Side, answer_counts, answer_words, stated_nothing
 from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import build_report
@@ -91,9 +91,9 @@ NOW = {
 
 def test_answer_counts__declines_of_answerable_rows_and_answers_of_the_others():
     (counts,) = answer_counts(compare_rows(report(NOW), report(BEFORE)))
-    assert (counts.answerable, counts.declined, counts.before_declined) == (2, 1, 0)
-    assert (counts.unanswerable, counts.answered_anyway, counts.before_answered_anyway) == (2, 1, 0)
-    assert counts.no_words == 1
+    assert counts.asked == Side("answered", rows=2, turned=1, before=0)
+    assert counts.unanswerable == Side("answered_anyway", rows=2, turned=1, before=0)
+    assert counts.unasked.rows == 0 and counts.no_words == 1
     assert answer_words(counts) == (
         "declined 1 of 2 questions its sources answer (the baseline declined 0); answered 1 of "
         "2 questions its sources cannot answer (the baseline answered 0); 1 answer held no "
@@ -103,21 +103,30 @@ def test_answer_counts__declines_of_answerable_rows_and_answers_of_the_others():
     assert answer_words(alone).startswith("declined 1 of 2 questions its sources answer; ")
 
 
+def test_answer_counts__a_baseline_that_never_ran_the_answers_metric_counts_nothing():
+    before = report(BEFORE)
+    for row in before["rows"]:
+        row["metrics"] = {}
+    (counts,) = answer_counts(compare_rows(report(NOW), before))
+    assert (counts.asked.before, counts.unanswerable.before) == (None, None)
+    assert "baseline" not in answer_words(counts)
+
+
 def test_render_markdown__declines_in_words_and_each_new_decline_with_its_old_answer():
     markdown = render_markdown(report(NOW), baseline=report(BEFORE))
     assert (
-        "- ❌ **aero** declined 1 of 2 questions its sources answer (the baseline declined 0); "
-        "answered 1 of 2 questions its sources cannot answer (the baseline answered 0); 1 "
+        "- **aero** ❌ declined 1 of 2 questions its sources answer (the baseline declined 0); "
+        "❌ answered 1 of 2 questions its sources cannot answer (the baseline answered 0); 1 "
         "answer held no word at all\n"
     ) in markdown
     assert (
         "- **aero / dock**: answered 0.85 → 0.05 < 0.70\n"
-        "  - answered “Only the Plus dock empties the bin.” → now “I'm sorry, I can't help "
+        "  - said “Only the Plus dock empties the bin.” → now “I'm sorry, I can't help "
         "with that.”\n"
     ) in markdown
     assert (
         "- **aero / colour**: answered_anyway 0.10 → 0.80 > 0.30\n"
-        "  - answered “The documentation does not say.” → now “It is red.”\n"
+        "  - said “The documentation does not say.” → now “It is red.”\n"
     ) in markdown
     # the worst rows show the answer the verdict is about
     assert "| answers | declined | I'm sorry, I can't help with that. | P(answered) 0.05 |" in (
@@ -128,11 +137,33 @@ def test_render_markdown__declines_in_words_and_each_new_decline_with_its_old_an
 def test_render_markdown__a_passing_run_says_its_declines_too():
     markdown = render_markdown(report(BEFORE))
     assert (
-        "- ✅ **aero** declined 0 of 2 questions its sources answer; answered 0 of 2 "
+        "- **aero** ✅ declined 0 of 2 questions its sources answer; ✅ answered 0 of 2 "
         "questions its sources cannot answer\n"
     ) in markdown
     unverified = render_markdown(report(BEFORE), unverified=True)
     assert "- **aero** declined 0 of 2" in unverified and "✅" not in unverified
+
+
+def test_render_markdown__each_part_marked_by_its_own_check():
+    built = report(NOW)
+    for entry in built["scores"]:  # answered_anyway not gated: its part carries no mark
+        if entry["score"] == "answered_anyway":
+            entry["passed"], entry["threshold"] = None, None
+    markdown = render_markdown(built)
+    assert "- **aero** ❌ declined 1 of 2 questions its sources answer; answered 1 of 2" in markdown
+
+
+def test_render_markdown__a_row_whose_source_now_holds_the_answer_moved_sides():
+    before = report(BEFORE)  # colour: declined rightly (unanswerable), failing nothing
+    before["rows"][2]["failing"] = ["answered_anyway"]
+    now = report({**BEFORE, "colour": ("It is red.", 0.8, 0.9)})  # now answerable, answered
+    markdown = render_markdown(now, baseline=before)
+    assert (
+        "Fixed: 1 row(s) pass what they failed in the baseline: **aero / colour** "
+        "(answered_anyway 0.10 → now answered 0.80 (whether its source holds the answer "
+        "changed))."
+    ) in markdown
+    assert "could not be scored" not in markdown
 
 
 def test_render_markdown__rows_that_state_nothing_without_the_answers_metric_are_named():
@@ -207,3 +238,27 @@ def test_report_schema__names_every_score_and_metric():
     assert sorted(json.loads(text.split('"propertyNames": {"enum": ')[1].split("}")[0])) == sorted(
         metrics
     )
+
+
+def test_answer_words__rows_with_no_question_are_not_counted_as_questions():
+    rows = [
+        RowResult(
+            "aero",
+            f"s{i}",
+            (
+                MetricResult(
+                    "answers",
+                    "ok",
+                    {"answered": p},
+                    (
+                        UnitResult("A summary.", p, "answered" if p >= 0.5 else "declined"),
+                        UnitResult("", 1.0, "nothing asked", detail={"p_answerable": 1.0}),
+                    ),
+                ),
+            ),
+        )
+        for i, p in enumerate([0.9, 0.2, 0.8])
+    ]
+    record = run_record(rows, datasets=(("aero", 3),), scores_by_metric=SCORES)
+    (counts,) = answer_counts(build_report(record, verdicts(record)))
+    assert answer_words(counts) == "said nothing of substance in 1 of 3 responses to no question"

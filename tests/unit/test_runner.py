@@ -118,12 +118,12 @@ def test_run_result__cost_per_row_leaves_out_rows_whose_cost_was_not_recorded():
 
 
 def unsupported(request: JudgeRequest) -> Completion:
-    """Every sentence rated 0, and states a fact; an evidence request quotes the whole
+    """Every sentence rated 0, and holds information; an evidence request quotes the whole
     document it was given."""
     if request.purpose == "groundedness.evidence":
         quote = unit_of(request, "document")
         return Completion(text=quote, usage=Usage(calls=1, completion_tokens=4))
-    if request.purpose == "groundedness.states_facts":
+    if request.purpose == "groundedness.informs":
         return said("Yes", Yes=1.0)
     return said("0", **{"0": 1.0})
 
@@ -163,7 +163,7 @@ async def test_add_evidence__quotes_only_the_wanted_units_and_counts_their_calls
     after = [r.metrics[0] for r in result.rows]
     assert [m.scores for m in after] == [m.scores for m in before]
     assert [a.usage.calls - b.usage.calls for a, b in zip(after, before, strict=True)] == [1, 0, 2]
-    # six ratings, six "does it state a fact" (each sentence is rated 0), three quotes
+    # six ratings, six "does it hold any information" (each sentence is rated 0), three quotes
     assert result.usage_by_metric()["groundedness"].calls == 6 + 6 + 3
     asked = [unit_of(r, "sentence") for r in judge.requests if r.purpose.endswith("evidence")]
     assert sorted(asked) == ["First 2.", "Second 0.", "Second 2."]
