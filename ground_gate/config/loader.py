@@ -256,7 +256,7 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
             **{**summary, "n_questions": int(summary.get("n_questions", 10))}
         ),
         rating=None if rating is None else RatingConfig(),
-        answers=None if answers is None else AnswersConfig(),
+        answers=None if answers is None else AnswersConfig(**answers),
     )
 
 

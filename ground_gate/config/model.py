@@ -273,7 +273,9 @@ class RatingConfig:
 
 @dataclass(frozen=True)
 class AnswersConfig:
-    pass
+    # verdict: a row scores 1 when answered (P(answered) >= 0.5), else 0, so answered is the
+    # share of rows answered and reads as the comment counts them; probability: P(answered)
+    scoring: Scoring = "verdict"
 
 
 @dataclass(frozen=True)

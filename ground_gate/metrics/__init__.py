@@ -22,7 +22,7 @@ def build_metrics(config: MetricsConfig) -> list[Metric]:
     if config.faithfulness is not None:
         metrics.append(Faithfulness(config.faithfulness))
     if config.answers is not None:
-        metrics.append(Answers())
+        metrics.append(Answers(config.answers))
     if config.rating is not None:
         metrics.append(Rating())
     if config.summary_accuracy is not None:

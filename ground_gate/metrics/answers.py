@@ -14,21 +14,23 @@ asked. Two verdicts per row, read from the judge's token probabilities:
   dataset's `answerable` column states it instead (no call). A row without a question is
   answerable.
 
-Row scores, each in the bucket the row falls in (P(answerable) >= 0.5, or as stated):
-- answered: P(answered) of a row whose source holds the answer (1 - it: a decline of a
-  question the documentation answers, an over-refusal);
-- answered_anyway: P(answered) of a row whose source cannot answer: an answer there says
-  what the source does not, which is where hallucination comes from. Declining it is right
-  and counts against nothing;
+Row scores, each on the side the row falls on (P(answerable) >= 0.5, or as stated), 1 when
+the row was answered (P(answered) >= 0.5) and 0 when not, so that a dataset's mean is the
+share of its rows answered, as the comment counts them (`scoring: probability`: P(answered)):
+- answered: of a row whose source holds the answer (a 0: a decline of a question the
+  documentation answers, an over-refusal);
+- answered_anyway: of a row whose source cannot answer: an answer there says what the source
+  does not, which is where hallucination comes from. Declining it is right and counts against
+  nothing;
 - context_relevance: P(answerable), when judged: whether the contexts a target retrieved (or
   the dataset's) hold the answer.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ground_gate.config.model import ANSWER_SCORES
+from ground_gate.config.model import ANSWER_SCORES, AnswersConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, best_support
@@ -86,6 +88,11 @@ def answered_verdict(p_answered: float, answerable: bool, why: str | None = None
     return DECLINED if answerable else DECLINED_RIGHTLY
 
 
+def _answered(p_answered: float) -> float:
+    """The row's verdict as a count: 1 answered, 0 declined."""
+    return 1.0 if p_answered >= ANSWERED_AT else 0.0
+
+
 def asked(sample: Sample) -> str | None:
     """The row's question; None when it has none, or none is left after the cut of text
     addressed to the judge."""
@@ -95,6 +102,7 @@ def asked(sample: Sample) -> str | None:
 
 @dataclass(frozen=True)
 class Answers:
+    config: AnswersConfig = field(default_factory=AnswersConfig)
     name: str = "answers"
     scores: tuple[str, ...] = ANSWER_SCORES
 
@@ -117,7 +125,8 @@ class Answers:
     async def score(self, sample: Sample, plan: Answered, session: RowSession) -> MetricResult:
         holds = await self._answerable(sample, session)
         answerable = holds.p >= ANSWERABLE_AT
-        scores = {("answered" if answerable else "answered_anyway"): round(plan.p, 4)}
+        said = round(plan.p, 4) if self.config.scoring == "probability" else _answered(plan.p)
+        scores = {("answered" if answerable else "answered_anyway"): said}
         if holds.judged:
             scores["context_relevance"] = round(holds.p, 4)
         units = (_answered_unit(sample, plan, answerable), _answerable_unit(sample, holds))

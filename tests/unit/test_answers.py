@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from ground_gate.config.model import GroundednessConfig, Threshold
+from ground_gate.config.model import AnswersConfig, GroundednessConfig, Threshold
 from ground_gate.dataset_scores import RowScores, summarise
 from ground_gate.datasets import Sample
 from ground_gate.gate import OnError, evaluate
@@ -67,8 +67,9 @@ async def test_answers__an_answer_to_an_answerable_question_scores_answered():
     judge = FakeJudge(judge_of)
     result = await score(Answers(), sample("It runs for up to 120 minutes."), judge)
     assert judge.purposes() == ["answers.informs", "answers.evades", "answers.answerable"]
-    # P(answered): the mean of P(it informs) 0.8 and 1 - P(it evades the question) 0.8
-    assert result.scores == {"answered": 0.8, "context_relevance": 0.7}
+    # P(answered): the mean of P(it informs) 0.8 and 1 - P(it evades the question) 0.8;
+    # the row counts 1 answered
+    assert result.scores == {"answered": 1.0, "context_relevance": 0.7}
     assert [u.verdict for u in result.units] == ["answered", "source answers it"]
     assert result.units[0].detail == {"p_answered": 0.8, "p_informs": 0.8, "p_evades": 0.2}
 
@@ -77,8 +78,9 @@ async def test_answers__a_decline_of_a_question_its_source_answers_is_an_over_re
     result = await score(
         Answers(), sample("I'm sorry, I can't help with that."), FakeJudge(judge_of)
     )
-    assert result.scores == {"answered": 0.1, "context_relevance": 0.7}
+    assert result.scores == {"answered": 0.0, "context_relevance": 0.7}
     assert result.units[0].verdict == "declined"
+    assert result.units[0].detail["p_answered"] == 0.1
 
 
 async def test_answers__a_decline_where_the_source_cannot_answer_counts_against_nothing():
@@ -87,7 +89,7 @@ async def test_answers__a_decline_where_the_source_cannot_answer_counts_against_
         Answers(), sample("The documentation does not say.", asked), FakeJudge(judge_of)
     )
     # no `answered` score: the decline is right, and its answered_anyway is low
-    assert result.scores == {"answered_anyway": 0.1, "context_relevance": 0.05}
+    assert result.scores == {"answered_anyway": 0.0, "context_relevance": 0.05}
     assert [u.verdict for u in result.units] == [
         "declined, as it should",
         "source cannot answer it",
@@ -97,8 +99,17 @@ async def test_answers__a_decline_where_the_source_cannot_answer_counts_against_
 async def test_answers__an_answer_where_the_source_cannot_answer_is_answered_anyway():
     asked = "What colour is the Aero 3?"
     result = await score(Answers(), sample("It is red.", asked), FakeJudge(judge_of))
-    assert result.scores == {"answered_anyway": 0.8, "context_relevance": 0.05}
+    assert result.scores == {"answered_anyway": 1.0, "context_relevance": 0.05}
     assert result.units[0].verdict == "answered anyway"
+
+
+async def test_answers__probability_scoring_counts_p_answered_itself():
+    config = AnswersConfig(scoring="probability")
+    judge = FakeJudge(judge_of)
+    answered = await score(Answers(config), sample("It runs for up to 120 minutes."), judge)
+    declined = await score(Answers(config), sample("Sorry, I don't know."), FakeJudge(judge_of))
+    assert answered.scores["answered"] == 0.8 and declined.scores["answered"] == 0.1
+    assert [answered.units[0].verdict, declined.units[0].verdict] == ["answered", "declined"]
 
 
 @pytest.mark.parametrize("stated", [True, False])
@@ -106,7 +117,7 @@ async def test_answers__a_dataset_that_states_answerability_makes_no_call_for_it
     judge = FakeJudge(judge_of)
     result = await score(Answers(), sample("It is red.", answerable=stated), judge)
     assert judge.purposes() == ["answers.informs", "answers.evades"]
-    assert result.scores == ({"answered": 0.8} if stated else {"answered_anyway": 0.8})
+    assert result.scores == ({"answered": 1.0} if stated else {"answered_anyway": 1.0})
     assert result.units[1].verdict.endswith("(as the dataset states)")
     assert result.units[1].detail == {"p_answerable": float(stated), "stated": True}
 
@@ -126,7 +137,7 @@ async def test_answers__without_a_question_the_row_is_answerable_and_no_call_ask
     result = await score(Answers(), sample("It runs for 120 minutes.", question=None), judge)
     # with nothing asked, nothing is evaded: whether it informs at all is the verdict
     assert judge.purposes() == ["answers.informs"]
-    assert result.scores == {"answered": 0.8}
+    assert result.scores == {"answered": 1.0}
     assert result.units[1].verdict == "nothing asked"
     assert "<question>" not in judge.requests[0].messages[-1].content
 
