@@ -256,8 +256,16 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
             **{**summary, "n_questions": int(summary.get("n_questions", 10))}
         ),
         rating=None if rating is None else RatingConfig(),
-        answers=None if answers is None else AnswersConfig(**answers),
+        answers=None if answers is None else _answers(answers),
     )
+
+
+def _answers(options: dict[str, Any]) -> AnswersConfig:
+    merged: dict[str, Any] = dict(options)
+    for key in ("answered_at", "answerable_at"):  # an integer written (1) is a number
+        if key in merged:
+            merged[key] = float(merged[key])
+    return AnswersConfig(**merged)
 
 
 def _thresholds(block: dict[str, Any] | None) -> dict[str, Threshold]:

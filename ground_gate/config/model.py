@@ -273,9 +273,16 @@ class RatingConfig:
 
 @dataclass(frozen=True)
 class AnswersConfig:
-    # verdict: a row scores 1 when answered (P(answered) >= 0.5), else 0, so answered is the
-    # share of rows answered and reads as the comment counts them; probability: P(answered)
+    # verdict: a row scores 1 when answered (P(answered) >= answered_at), else 0, so answered
+    # is the share of rows answered and reads as the comment counts them; probability:
+    # P(answered) itself
     scoring: Scoring = "verdict"
+    # where a verdict turns: P(answered) at or above it is an answer, P(answerable) at or
+    # above it a source that holds the answer. The defaults are the local 1.5B judge's best
+    # balanced accuracy on labelled dev rows (bench/RESULTS.md, issue 30); `calibrate`
+    # suggests them for another judge
+    answered_at: float = 0.55
+    answerable_at: float = 0.4
 
 
 @dataclass(frozen=True)

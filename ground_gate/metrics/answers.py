@@ -14,9 +14,10 @@ asked. Two verdicts per row, read from the judge's token probabilities:
   dataset's `answerable` column states it instead (no call). A row without a question is
   answerable.
 
-Row scores, each on the side the row falls on (P(answerable) >= 0.5, or as stated), 1 when
-the row was answered (P(answered) >= 0.5) and 0 when not, so that a dataset's mean is the
-share of its rows answered, as the comment counts them (`scoring: probability`: P(answered)):
+Row scores, each on the side the row falls on (P(answerable) >= `answerable_at`, or as
+stated), 1 when the row was answered (P(answered) >= `answered_at`) and 0 when not, so that a
+dataset's mean is the share of its rows answered, as the comment counts them (`scoring:
+probability`: P(answered)):
 - answered: of a row whose source holds the answer (a 0: a decline of a question the
   documentation answers, an over-refusal);
 - answered_anyway: of a row whose source cannot answer: an answer there says what the source
@@ -38,8 +39,6 @@ from ground_gate.metrics.declines import information_probability, says_nothing
 from ground_gate.metrics.logprobs import yes_probability
 from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, UnitResult
 
-ANSWERED_AT = 0.5  # P(answered) at or above: an answer; below: a decline
-ANSWERABLE_AT = 0.5  # P(answerable) at or above: the source holds the answer
 RESPONSE_SHOWN = 300  # characters of the response its unit carries
 
 
@@ -79,18 +78,16 @@ BAD_VERDICTS = frozenset({ANSWERED_ANYWAY, DECLINED, NO_WORDS, ADDRESSED})
 GOOD_VERDICTS = frozenset({ANSWERED, DECLINED_RIGHTLY, HOLDS, HOLDS + STATED})
 
 
-def answered_verdict(p_answered: float, answerable: bool, why: str | None = None) -> str:
+TURNED = frozenset({DECLINED, NO_WORDS, ADDRESSED, ANSWERED_ANYWAY})  # a side's bad turn
+
+
+def answered_verdict(answered: bool, answerable: bool, why: str | None = None) -> str:
     """The row's verdict in words."""
     if why is not None:
         return why
-    if p_answered >= ANSWERED_AT:
+    if answered:
         return ANSWERED if answerable else ANSWERED_ANYWAY
     return DECLINED if answerable else DECLINED_RIGHTLY
-
-
-def _answered(p_answered: float) -> float:
-    """The row's verdict as a count: 1 answered, 0 declined."""
-    return 1.0 if p_answered >= ANSWERED_AT else 0.0
 
 
 def asked(sample: Sample) -> str | None:
@@ -124,12 +121,15 @@ class Answers:
 
     async def score(self, sample: Sample, plan: Answered, session: RowSession) -> MetricResult:
         holds = await self._answerable(sample, session)
-        answerable = holds.p >= ANSWERABLE_AT
-        said = round(plan.p, 4) if self.config.scoring == "probability" else _answered(plan.p)
+        answerable = holds.p >= self.config.answerable_at
+        answered = plan.why is None and plan.p >= self.config.answered_at
+        count = 1.0 if answered else 0.0
+        said = round(plan.p, 4) if self.config.scoring == "probability" else count
         scores = {("answered" if answerable else "answered_anyway"): said}
         if holds.judged:
             scores["context_relevance"] = round(holds.p, 4)
-        units = (_answered_unit(sample, plan, answerable), _answerable_unit(sample, holds))
+        verdict = answered_verdict(answered, answerable, plan.why)
+        units = (_answered_unit(sample, plan, verdict), _answerable_unit(sample, holds, answerable))
         return session.result("ok", scores, units)
 
     async def _answerable(self, sample: Sample, session: RowSession) -> Answerable:
@@ -149,7 +149,7 @@ class Answers:
         return Answerable(p, stated=False, judged=True)
 
 
-def _answered_unit(sample: Sample, plan: Answered, answerable: bool) -> UnitResult:
+def _answered_unit(sample: Sample, plan: Answered, verdict: str) -> UnitResult:
     text = sample.response.strip()
     if plan.why == ADDRESSED:  # what was cut is the row's `addressed`: shown as it was
         text = " ".join(t for f, t in sample.addressed if f == "response")
@@ -163,12 +163,10 @@ def _answered_unit(sample: Sample, plan: Answered, answerable: bool) -> UnitResu
         detail["no_words"] = True
     if plan.why == ADDRESSED:
         detail[ADDRESSED_TO_JUDGE] = True
-    verdict = answered_verdict(plan.p, answerable, plan.why)
     return UnitResult(shown, round(plan.p, 4), verdict, detail=detail)
 
 
-def _answerable_unit(sample: Sample, holds: Answerable) -> UnitResult:
-    answerable = holds.p >= ANSWERABLE_AT
+def _answerable_unit(sample: Sample, holds: Answerable, answerable: bool) -> UnitResult:
     question = asked(sample)
     verdict = NOTHING_ASKED if question is None else HOLDS if answerable else LACKS
     if holds.stated:

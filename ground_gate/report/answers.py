@@ -3,8 +3,9 @@ dataset, how many questions its sources answer were declined and how many its so
 answer were answered anyway, beside the baseline's count over the same rows. Pure: reads the
 JSON report (its rows, and their `baseline` when compared).
 
-A row counts as a decline when its P(answered) is below metrics.answers.ANSWERED_AT, the line
-its verdict word is drawn at: a count in words always agrees with the rows' verdicts.
+A row is counted by its verdict word (metrics/answers.py), so a count in words always agrees
+with the rows' verdicts; a baseline row, which keeps its scores only, by its score: 1 or 0
+(the default scoring), or P(answered) against 0.5.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ground_gate.config.model import ANSWERED_SIDES
-from ground_gate.metrics.answers import ANSWERED_AT, NOTHING_ASKED
+from ground_gate.metrics.answers import NOTHING_ASKED, TURNED
 
 METRIC = "answers"
+BASELINE_LINE = 0.5  # a baseline score below it is a decline: 0 of the default scoring
 
 
 @dataclass(frozen=True)
@@ -57,9 +59,9 @@ def _side(entry: Mapping[str, Any]) -> str:
 
 
 def _turned(scores: Mapping[str, float], score: str) -> bool:
-    """Whether the row took the side's bad turn: declined (answered below the line where its
-    verdict turns), or answered anyway."""
-    declined = scores[score] < ANSWERED_AT
+    """Whether a baseline row took the side's bad turn by its score: declined, or answered
+    anyway."""
+    declined = scores[score] < BASELINE_LINE
     return declined if score == "answered" else not declined
 
 
@@ -69,7 +71,7 @@ def _counted(name: str, score: str, scored: list[Any], compared: bool) -> Side:
     return Side(
         score=score,
         rows=len(mine),
-        turned=sum(_turned(entry["scores"], score) for _, entry in mine),
+        turned=sum(entry["units"][0]["verdict"] in TURNED for _, entry in mine),
         before=sum(_turned(b, score) for b in before if score in b) if compared else None,
     )
 

@@ -309,3 +309,15 @@ async def test_answers__a_question_cut_to_nothing_is_no_question():
     result = await score(Answers(), sample("It runs for 120 minutes.", question="  "), judge)
     assert judge.purposes() == ["answers.informs"]
     assert result.units[1].verdict == "nothing asked" and result.units[1].text == ""
+
+
+async def test_answers__the_lines_where_verdicts_turn_are_the_configs():
+    strict = AnswersConfig(answered_at=0.9, answerable_at=0.75)
+    result = await score(Answers(strict), sample("It runs for 120 minutes."), FakeJudge(judge_of))
+    # P(answered) 0.8 < 0.9: a decline; P(answerable) 0.7 < 0.75: a source without the answer
+    assert result.scores == {"answered_anyway": 0.0, "context_relevance": 0.7}
+    assert [u.verdict for u in result.units] == [
+        "declined, as it should",
+        "source cannot answer it",
+    ]
+    assert (AnswersConfig().answered_at, AnswersConfig().answerable_at) == (0.55, 0.4)
