@@ -45,22 +45,28 @@ def test_cli__validate_example_config_counts_rows():
     )
 
 
+def validate_warnings(tmp_path: Path, config: str) -> list[str]:
+    """`validate` of `config` written as tmp_path/gate.yml: it passes; the lines it warns."""
+    (tmp_path / "gate.yml").write_text(config)
+    result = CliRunner().invoke(
+        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
+    )
+    assert result.exit_code == 0, result.output
+    return result.stderr.splitlines()
+
+
 def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_alone(tmp_path):
     rows = Path("examples/demo/demo.jsonl").resolve()
-    (tmp_path / "gate.yml").write_text(
+    (warning,) = validate_warnings(
+        tmp_path,
         "version: 1\n"
         "judge: {provider: openai, model: m}\n"
         "datasets:\n"
         f"  - {{name: rated, path: '{rows}'}}\n"
         f"  - {{name: both, path: '{rows}', thresholds: {{groundedness: {{min: 0.7}}}}}}\n"
         "metrics: {groundedness: {}, rating: {}, answers: {}}\n"
-        "thresholds: {rating: {min: 0.6}, answered: {min: 0.6}}\n"
+        "thresholds: {rating: {min: 0.6}, answered: {min: 0.6}}\n",
     )
-    result = CliRunner().invoke(
-        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
-    )
-    assert result.exit_code == 0, result.output
-    (warning,) = result.stderr.splitlines()
     assert warning.startswith(f"warning: {tmp_path / 'gate.yml'}: dataset 'rated' is gated on")
     assert "groundedness (or faithfulness) too" in warning
 
@@ -77,27 +83,25 @@ def test_cli__validate_warns_of_questions_whose_answers_are_not_gated(
     tmp_path, metrics, thresholds, warned
 ):
     rows = Path("examples/demo/demo.jsonl").resolve()  # every QA row has a question
-    (tmp_path / "gate.yml").write_text(
+    warnings = validate_warnings(
+        tmp_path,
         "version: 1\n"
         "judge: {provider: openai, model: m}\n"
         f"datasets: [{{name: qa, path: '{rows}'}}]\n"
         f"metrics: {metrics}\n"
-        f"thresholds: {thresholds}\n"
+        f"thresholds: {thresholds}\n",
     )
-    result = CliRunner().invoke(
-        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
-    )
-    assert result.exit_code == 0, result.output
     if warned is None:
-        assert result.stderr == ""
+        assert warnings == []
     else:
-        (warning,) = result.stderr.splitlines()
+        (warning,) = warnings
         assert warning.startswith(f"warning: {tmp_path / 'gate.yml'}: dataset 'qa' {warned}")
 
 
 def test_cli__validate_warns_of_a_targets_retrieved_contexts_not_gated(tmp_path):
     (tmp_path / "q.jsonl").write_text('{"id": "a", "question": "Q?"}\n', encoding="utf-8")
-    (tmp_path / "gate.yml").write_text(
+    (warning,) = validate_warnings(
+        tmp_path,
         "version: 1\n"
         "judge: {provider: openai, model: m}\n"
         "datasets:\n"
@@ -105,13 +109,8 @@ def test_cli__validate_warns_of_a_targets_retrieved_contexts_not_gated(tmp_path)
         "    path: q.jsonl\n"
         "    target: {http: {url: 'http://127.0.0.1:9/answer', response: answer, contexts: docs}}\n"
         "metrics: {groundedness: {}, answers: {}}\n"
-        "thresholds: {answered: {min: 0.8}}\n"
+        "thresholds: {answered: {min: 0.8}}\n",
     )
-    result = CliRunner().invoke(
-        cli, ["validate", "-c", str(tmp_path / "gate.yml")], env={"OPENAI_API_KEY": "sk-t"}
-    )
-    assert result.exit_code == 0, result.output
-    (warning,) = result.stderr.splitlines()
     assert "its http target may return the contexts it retrieved, and context_relevance" in warning
 
 
