@@ -15,6 +15,7 @@ from ground_gate.judge.base import JudgeRequest
 from ground_gate.judge.budget import estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.metrics import prompts
+from ground_gate.metrics.answers import Answers
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.planning import Plan, PlanningJudge, Tally, plan_json, plan_text
 from ground_gate.planning_judge import MARK
@@ -158,3 +159,17 @@ def test_plan__no_time_without_a_measured_local_model() -> None:
         ]
         is None
     )
+
+
+def test_planning_judge__counts_the_answers_metrics_calls_exactly() -> None:
+    asked = Sample("r1", SAMPLE.sources, SAMPLE.response, question="How long do refunds take?")
+    stated = Sample("r2", SAMPLE.sources, SAMPLE.response, question="Q?", answerable=True)
+    planner = judge()
+    for sample in (asked, stated):
+        asyncio.run(score_row("d", sample, [Answers()], planner))
+    # two views of the answer each row; whether the source holds it only where not stated
+    assert {k: (t.judge_calls, t.exact) for k, t in planner.steps.items()} == {
+        "answers.informs": (2, 2),
+        "answers.evades": (2, 2),
+        "answers.answerable": (1, 1),
+    }
