@@ -6,6 +6,7 @@ judge scores their answers, and every failure is named, counted apart and gated 
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
+from ground_gate.report.markdown import render_markdown
 from tests.integration import fake_openai
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import (
@@ -604,3 +606,85 @@ def test_prompt_target__a_model_that_refuses_the_key_stops_the_run(tmp_path):
     ) in result.output
     assert report["rows"] == [] and len(report["not_run"]) == 20
     assert sum(1 for r in server.requests if is_judge_request(r.body)) == 0
+
+
+def retrieval_app(broken: bool) -> Any:
+    """The http app, its retrieval working (the row's own context; it answers from it) or
+    broken (a page about something else; it declines, as a careful app should)."""
+
+    def reply(body: Any) -> fake_openai.Reply:
+        if broken:
+            payload = {
+                "answer": "Sorry, I don't know.",
+                "sources": [{"text": "The shop opens at 9."}],
+            }
+        else:
+            payload = {
+                "answer": body["ctx"].split(". ")[0] + ".",
+                "sources": [{"text": body["ctx"]}],
+            }
+        return fake_openai.Reply(body=json.dumps(payload).encode("utf-8"))
+
+    return reply
+
+
+def answers_judge(body: Any) -> fake_openai.Reply:
+    """The judge: a source holds a question's answer when it says what the X weighs; a reply
+    holds information and answers unless it is sorry; a sentence the source states is
+    supported, any other not in it."""
+    prompt = body["messages"][-1]["content"]
+
+    def said(yes: bool) -> fake_openai.Reply:
+        top = (
+            {"Yes": math.log(0.9), "No": math.log(0.1)}
+            if yes
+            else {"No": math.log(0.9), "Yes": math.log(0.1)}
+        )
+        return fake_openai.completion("Yes" if yes else "No", logprobs=[top], completion_tokens=1)
+
+    sorry = "Sorry" in prompt.split("<answer>")[-1] if "<answer>" in prompt else False
+    if "contain the information needed" in prompt:
+        return said("weighs" in prompt.split("</document>")[0])
+    if "non-answer" in prompt:
+        return said(sorry)
+    if fake_openai.says_something(prompt):
+        return said(not sorry)
+    assert "Yes, No or Unknown" in prompt, prompt
+    unit = prompt.split("<sentence>")[1].split("</sentence>")[0].strip()
+    token = "Yes" if unit in prompt.split("</document>")[0] else "Unknown"
+    top = {token: math.log(0.9), ("No" if token == "Yes" else "Yes"): math.log(0.1)}
+    return fake_openai.completion(token, logprobs=[top], completion_tokens=1)
+
+
+@pytest.mark.parametrize("broken", [False, True])
+def test_http_target__retrieval_that_loses_the_answer_fails_context_relevance(tmp_path, broken):
+    with (
+        FakeOpenAI(handler=answers_judge) as judge,
+        FakeOpenAI(handler=retrieval_app(broken), paths=("/answer",)) as app,
+    ):
+        config = http_project(tmp_path, judge.url, app.origin)
+        text = config.read_text(encoding="utf-8").replace(
+            "metrics:\n  groundedness: {evidence: none}\n",
+            "metrics:\n  groundedness: {evidence: none}\n  answers: {}\n",
+        )
+        text = text.replace(
+            "thresholds:\n",
+            "thresholds:\n  answered: {min: 0.8}\n  context_relevance: {min: 0.7}\n",
+        )
+        config.write_text(text, encoding="utf-8")
+        result, report = invoke(config)
+    means = {e["score"]: e["mean"] for e in report["scores"]}
+    checks = {e["score"]: e["passed"] for e in report["scores"]}
+    if not broken:
+        assert result.exit_code == 0, result.output
+        assert (means["answered"], means["context_relevance"]) == (1.0, 0.9)
+        return
+    # every row's retrieved page lacks the answer: the app declines, rightly given its page,
+    # groundedness has nothing to judge, and only context relevance says what broke
+    assert result.exit_code == 1, result.output
+    assert (means["context_relevance"], checks["context_relevance"]) == (0.1, False)
+    assert (means["answered_anyway"], means["answered"]) == (0.0, None)
+    assert {r["metrics"]["groundedness"]["status"] for r in report["rows"]} == {"no_claims"}
+    markdown = render_markdown(report)
+    assert "- **support** answered 0 of 20 questions its sources cannot answer\n" in markdown
+    assert "- ❌ **support** context_relevance — level: 0.10 &lt; min 0.70\n" in markdown
