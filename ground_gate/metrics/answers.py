@@ -74,11 +74,9 @@ HOLDS = "source answers it"
 LACKS = "source cannot answer it"
 NOTHING_ASKED = "nothing asked"
 STATED = " (as the dataset states)"
-BAD_VERDICTS = frozenset({ANSWERED_ANYWAY, DECLINED, NO_WORDS, ADDRESSED})
+NOT_ANSWERED = frozenset({DECLINED, NO_WORDS, ADDRESSED})  # a question its source answers
+BAD_VERDICTS = frozenset({ANSWERED_ANYWAY, *NOT_ANSWERED})
 GOOD_VERDICTS = frozenset({ANSWERED, DECLINED_RIGHTLY, HOLDS, HOLDS + STATED})
-
-
-TURNED = frozenset({DECLINED, NO_WORDS, ADDRESSED, ANSWERED_ANYWAY})  # a side's bad turn
 
 
 def answered_verdict(answered: bool, answerable: bool, why: str | None = None) -> str:

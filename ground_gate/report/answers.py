@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ground_gate.config.model import ANSWERED_SIDES
-from ground_gate.metrics.answers import NOTHING_ASKED, TURNED
+from ground_gate.metrics.answers import ANSWERED_ANYWAY, NOT_ANSWERED, NOTHING_ASKED
 
 METRIC = "answers"
 BASELINE_LINE = 0.5  # a baseline score below it is a decline: 0 of the default scoring
@@ -58,6 +58,12 @@ def _side(entry: Mapping[str, Any]) -> str:
     return "unasked" if holds.startswith(NOTHING_ASKED) else "asked"
 
 
+def _turned_now(verdict: str, score: str) -> bool:
+    """Whether a row took its side's bad turn, by its verdict word: answered anyway where its
+    source cannot answer; declined (no words, addressed to the judge) where it can."""
+    return verdict == ANSWERED_ANYWAY if score == "answered_anyway" else verdict in NOT_ANSWERED
+
+
 def _turned(scores: Mapping[str, float], score: str) -> bool:
     """Whether a baseline row took the side's bad turn by its score: declined, or answered
     anyway."""
@@ -71,7 +77,7 @@ def _counted(name: str, score: str, scored: list[Any], compared: bool) -> Side:
     return Side(
         score=score,
         rows=len(mine),
-        turned=sum(entry["units"][0]["verdict"] in TURNED for _, entry in mine),
+        turned=sum(_turned_now(entry["units"][0]["verdict"], score) for _, entry in mine),
         before=sum(_turned(b, score) for b in before if score in b) if compared else None,
     )
 

@@ -42,8 +42,8 @@ def answers(response: str, p_answered: float, p_answerable: float, no_words: boo
     }[(p_answered >= 0.5, p_answerable >= 0.5)]
     holds = "source answers it" if p_answerable >= 0.5 else "source cannot answer it"
     detail: dict[str, Any] = {"p_answered": p_answered}
-    if no_words:
-        detail["no_words"] = True
+    if no_words:  # as metrics/answers.py words it
+        detail["no_words"], verdict = True, "declined: no words"
     return MetricResult(
         "answers",
         "ok",
@@ -262,3 +262,9 @@ def test_answer_words__rows_with_no_question_are_not_counted_as_questions():
     record = run_record(rows, datasets=(("aero", 3),), scores_by_metric=SCORES)
     (counts,) = answer_counts(build_report(record, verdicts(record)))
     assert answer_words(counts) == "said nothing of substance in 1 of 3 responses to no question"
+
+
+def test_answer_counts__no_words_where_the_source_cannot_answer_is_no_answer_anyway():
+    (counts,) = answer_counts(report(NOW))  # price: unanswerable, answered "[]"
+    assert counts.unanswerable.turned == 1  # colour's "It is red." alone
+    assert counts.no_words == 1
