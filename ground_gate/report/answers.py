@@ -133,7 +133,7 @@ def answer_parts(counts: AnswerCounts) -> list[tuple[str | None, str]]:
     if unasked.rows:
         text = f"said nothing of substance in {unasked.turned} of "
         text += f"{_many(unasked.rows, 'response')} to no question"
-        parts.append((unasked.score, text + _before(unasked, "did so in")))
+        parts.append((unasked.score, text + _before(unasked, "in")))
     if counts.no_words:
         held = "answer held" if counts.no_words == 1 else "answers held"
         parts.append((None, f"{counts.no_words} {held} no word at all"))
