@@ -76,7 +76,15 @@ VIEWS: dict[str, tuple[Prompt, bool]] = {
         ),
         False,
     ),
-    "states_facts": (prompts.states_facts, True),  # claim extraction's first question
+    # claim extraction's first question until issue 30 (prompts.states_facts then)
+    "states_facts": (
+        _asking(
+            "Does the answer state at least one fact about the subject of the question? Answer "
+            "No if it only declines, says it does not know or cannot find the information, "
+            "greets, or asks a question."
+        ),
+        True,
+    ),
     "new_information": (
         _asking(
             "Does the answer give the person who asked any information they did not have: a "

@@ -8,7 +8,7 @@ is estimated, and said to be:
 
 - statements and claims are the response's sentences (split_sentences), one per sentence;
 - summary_accuracy generates exactly n_questions questions per row;
-- every response states facts (the states_facts check says Yes) and answers its question,
+- every response holds information (the informs check says Yes) and answers its question,
   every source holds the answer, and every verdict is Yes (so no sentence not in the source
   is asked whether it only declines);
 - `evidence: shown` quotes one unit of each of the report's 10 worst rows (the run quotes

@@ -2,16 +2,15 @@
 no words at all. Such text is neither supported by the source nor missing from it, so the
 per-unit methods leave it out of their means and the answers metric counts it as a decline.
 
-Three tests, the cheap one first:
+Two tests, the cheap one first:
 - `says_nothing`: no letter and no digit at all (`🎉🎉🎉`, `[]`, `{}`, `...`, `—`): decided
   without a judge call, in every unit mode alike;
 - `information_probability`: the judge's P(Yes) that the text holds any information at all (a
   fact, figure, name, event...), asked without the question (prompts.informs), so that a
   sentence about another subject, or a hedged one, still holds information and stays judged:
-  only a decline, a greeting, thanks or a question back leaves the means. It is the answers
-  metric's first view too, so a one-sentence response is asked it once for both;
-- `fact_probability`: P(the text states a fact about the subject of the question)
-  (prompts.states_facts), claim extraction's first question to a whole response.
+  only a decline, a greeting, thanks or a question back leaves the means. The same question
+  is claim extraction's first (metrics/statements.py) and the answers metric's first view, so
+  a one-sentence response is asked it once for all, and the unit modes agree on it.
 """
 
 from __future__ import annotations
@@ -20,7 +19,6 @@ from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession
 from ground_gate.metrics.logprobs import yes_probability
 
-STATES_FACT_AT = 0.5  # P(states a fact) below this: the text only declines, greets or hedges
 INFORMS_AT = 0.5  # P(holds any information) below this: the sentence states nothing
 DECLINES = "declines"  # the verdict of a unit that states nothing
 
@@ -36,13 +34,4 @@ async def information_probability(text: str, session: RowSession) -> float:
     if says_nothing(text):
         return 0.0
     check = await session.ask("informs", prompts.informs(text), logprobs=True)
-    return yes_probability(check)
-
-
-async def fact_probability(question: str | None, text: str, session: RowSession) -> float:
-    """P(`text` states at least one fact about the subject of `question`); 0 without a call
-    when it holds no word at all."""
-    if says_nothing(text):
-        return 0.0
-    check = await session.ask("states_facts", prompts.states_facts(question, text), logprobs=True)
     return yes_probability(check)

@@ -165,18 +165,6 @@ def extract_statements(question: str | None, answer: str) -> tuple[ChatMessage, 
     )
 
 
-def states_facts(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
-    """Does the answer claim anything at all (as opposed to declining, greeting, asking)?"""
-    return _answer_messages(
-        question,
-        answer,
-        "Does the answer state at least one fact about the subject of the question? "
-        "Answer No if it only declines, says it does not know or cannot find the "
-        "information, greets, or asks a question.\n"
-        "Answer with one word: Yes or No.",
-    )
-
-
 _NO_INFORMATION = "or holds no information at all (emoji, punctuation, an empty list)."
 
 

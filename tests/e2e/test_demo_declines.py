@@ -18,6 +18,10 @@ import pytest
 from ground_gate.commands.run import RunOptions, execute
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report_files import ReportFiles
+from tests.e2e.aero_app import DECLINES
+
+# the app's declines that only refuse ("Please contact our support team" also points somewhere)
+REFUSALS = [d for d in DECLINES if "contact" not in d]
 
 pytestmark = pytest.mark.e2e
 
@@ -103,11 +107,20 @@ def test_demo_declines__an_app_that_declines_8_of_10_answerable_questions_fails(
     assert len(declined) == 8
     markdown = render_markdown(report)
     assert "declined 8 of 10 questions its sources answer" in markdown
-    # the declines leave groundedness's mean alone in both unit modes: no claims, not 0
-    statuses = [
-        r["metrics"]["groundedness"]["status"] for r in report["rows"] if r["id"] in declined
-    ]
-    assert statuses == ["no_claims"] * 8
+
+
+def test_demo_declines__both_unit_modes_give_each_decline_the_same_verdict(runs: Any) -> None:
+    _, by_sentence = runs("declines", "sentence")
+    _, by_claim = runs("declines", "claim")
+
+    def statuses(report: Any) -> dict[str, str]:
+        return {r["id"]: r["metrics"]["groundedness"]["status"] for r in report["rows"]}
+
+    assert statuses(by_sentence) == statuses(by_claim)
+    # a refusal states nothing: no claims, in neither mean, not a 0 and not "not in source"
+    refusals = [r for r in by_sentence["rows"] if r["text"]["response"] in REFUSALS]
+    assert len(refusals) >= 5
+    assert {r["metrics"]["groundedness"]["status"] for r in refusals} == {"no_claims"}
 
 
 def test_demo_declines__the_baseline_beside_the_declines_names_each_with_its_old_answer(

@@ -53,15 +53,13 @@ Handler = Callable[[Any], Reply]
 _ids = itertools.count(1)
 
 
-# The judge's questions whether a text says anything at all: of a sentence the source does not
-# hold (does it hold any information?), and of a response before claims are extracted (does it
-# state a fact?)
+# The judge's question whether a text says anything at all: of a response before claims are
+# extracted, and of a sentence the source does not hold (does it hold any information?)
 INFORMS = "contain any information"
-STATES_FACTS = "state at least one fact"
 
 
 def says_something(prompt: str) -> bool:
-    return INFORMS in prompt or STATES_FACTS in prompt
+    return INFORMS in prompt
 
 
 def states_a_fact(body: Any) -> Reply | None:

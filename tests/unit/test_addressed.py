@@ -193,7 +193,7 @@ ATTACKED = Sample(
 
 def grader(request):
     step = request.purpose.split(".")[1]
-    if step == "states_facts":
+    if step == "informs":
         return said("Yes", Yes=0.9, No=0.1)
     if step == "statements":
         answer = unit_of(request, "answer")

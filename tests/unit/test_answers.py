@@ -32,7 +32,7 @@ def judge_of(request: JudgeRequest) -> Completion:
     """Declines decline; a question about the battery or the charge is answerable; sentences
     naming 120 minutes are supported, anything else is not in the source."""
     step = request.purpose.split(".")[1]
-    if step in ("informs", "states_facts"):
+    if step == "informs":
         text = unit_of(request, "answer").lower()
         declines = any(word in text for word in DECLINING)
         return said("No", No=0.9, Yes=0.1) if declines else said("Yes", Yes=0.8, No=0.2)

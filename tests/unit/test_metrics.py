@@ -36,7 +36,7 @@ async def score(metric, s: Sample, judge: FakeJudge):
 def grader(request: JudgeRequest) -> Completion:
     """Supported iff the unit mentions 1.2 kg or 10 hours; statements are the sentences."""
     step = request.purpose.split(".")[1]
-    if step in ("states_facts", "informs"):
+    if step == "informs":
         refusal = "sorry" in unit_of(request, "answer").lower()
         return said(
             "No" if refusal else "Yes",
@@ -87,7 +87,7 @@ async def test_groundedness__claim_unit_refusal_is_no_claims_not_zero():
     result = await score(metric, sample("I'm sorry, I can't find that."), judge)
     assert result.status == "no_claims"
     assert result.scores == {}
-    assert judge.purposes() == ["groundedness.states_facts"]
+    assert judge.purposes() == ["groundedness.informs"]
 
 
 async def test_groundedness__empty_response_has_no_claims():
@@ -162,7 +162,10 @@ async def test_faithfulness__supported_over_total_with_probabilities_kept():
     )
     assert result.scores == {"faithfulness": pytest.approx(1 / 3, abs=1e-4)}
     assert [u.detail["p_supported"] for u in result.units] == [0.9, 0.3, 0.3]
-    assert "<question>\nTell me\n</question>" in judge.requests[0].messages[-1].content
+    # does it say anything at all: asked without the question; the statements, with it
+    gate, extraction = judge.requests[:2]
+    assert "<question>" not in gate.messages[-1].content
+    assert "<question>\nTell me\n</question>" in extraction.messages[-1].content
 
 
 async def test_faithfulness__refusal_has_no_claims():
@@ -174,7 +177,7 @@ async def test_faithfulness__malformed_verdict_raises_judge_error():
     def script(request: JudgeRequest) -> Completion:
         if request.purpose.endswith("statements"):
             return json_reply({"statements": ["It is red."]})
-        if request.purpose.endswith("states_facts"):
+        if request.purpose.endswith("informs"):
             return said("Yes", Yes=1.0)
         return Completion(text="I think so")
 

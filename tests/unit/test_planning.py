@@ -42,7 +42,7 @@ def test_planning_judge__statements_are_the_sentences_and_their_verdicts_estimat
     asyncio.run(score_row("d", SAMPLE, [Faithfulness(FaithfulnessConfig())], planner))
     steps = planner.steps
     assert {k: (t.judge_calls, t.exact, t.cached) for k, t in steps.items()} == {
-        "faithfulness.states_facts": (1, 1, 0),
+        "faithfulness.informs": (1, 1, 0),
         "faithfulness.statements": (1, 1, 0),
         "faithfulness.verdict": (2, 0, 0),  # one per sentence, built from made-up statements
     }
