@@ -72,17 +72,23 @@ def change_lines(row: Row, indent: str = "  ") -> list[str]:
     return lines
 
 
-def carrier_lines(row: Row, scores: Sequence[str], indent: str = "  ") -> list[str]:
+def carrier_lines(
+    row: Row, scores: Sequence[str], indent: str = "  ", changes_shown: bool = True
+) -> list[str]:
     """For each failing score, the unit that carries it when the changed sentences do not
-    show it already: a row failing contradiction with every sentence "supported" still
-    says which sentence holds its P(contradicted)."""
-    shown = {u["text"] for c in (row.get("baseline") or {}).get("changes", []) for u in c["after"]}
-    lines = []
+    show it already (`changes_shown`: they are shown beside it): a row failing contradiction
+    with every sentence "supported" still says which sentence holds its P(contradicted)."""
+    changes = (row.get("baseline") or {}).get("changes", []) if changes_shown else []
+    shown = {u["text"] for c in changes for u in c["after"]}
+    by_unit: dict[int, tuple[list[str], Mapping[str, Any]]] = {}  # one line a unit
     for score, unit in carriers(row, scores):
         if unit["text"] not in shown:
-            said = probabilities(unit)
-            said = f", {said}" if said else ""
-            lines.append(f"{indent}- {ident(score)} carried by {_unit_said(unit)}{said}")
+            by_unit.setdefault(id(unit), ([], unit))[0].append(ident(score))
+    lines = []
+    for named, unit in by_unit.values():
+        said = probabilities(unit)
+        said = f", {said}" if said else ""
+        lines.append(f"{indent}- {' and '.join(named)} carried by {_unit_said(unit)}{said}")
     return lines
 
 
@@ -107,10 +113,15 @@ def _broke_entry(
     scores = [s.score for s in change.scores]
     answers = [s for s in scores if s in ANSWERED_SIDES]
     others = [s for s in scores if s not in ANSWERED_SIDES]
+    if answers:  # the whole answer, old and new; for other scores, the sentence carrying each
+        return [
+            f"- {row_name(row, page_url)}{new}: {said}",
+            *answer_line(row),
+            *carrier_lines(row, others, changes_shown=False),
+        ]
     return [
         f"- {row_name(row, page_url)}{new}: {said}",
-        *(answer_line(row) if answers else []),
-        *(change_lines(row) if others or not answers else []),
+        *change_lines(row),
         *carrier_lines(row, others),
     ]
 

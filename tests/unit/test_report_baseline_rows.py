@@ -15,6 +15,7 @@ from ground_gate.report.changes import broke, fixed, standing
 from ground_gate.report.html_rows import rows_section
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.markdown import render_markdown
+from ground_gate.report.markdown_rows import carrier_lines
 from ground_gate.report.readback import baseline_scores
 from ground_gate.report.terminal import render_terminal
 from ground_gate.results import MetricResult, RowResult, UnitResult
@@ -223,3 +224,13 @@ def test_render_markdown__the_reviewers_pull_request_reads_true():
     ]
     assert "- \u274c **news** hallucination \u2014 level: 0.101 &gt; max 0.10\n" in markdown
     assert f"- **support / {AT_0084}**: hallucination 0.040 \u2192 0.084 > 0.08\n" in markdown
+
+
+def test_carrier_lines__one_line_a_unit_and_shown_changes_left_out_only_when_shown():
+    _, now = pair()
+    r1 = now["rows"][0]
+    assert carrier_lines(r1, ["contradiction", "groundedness"]) == []  # its changes say it
+    assert carrier_lines(r1, ["contradiction", "groundedness"], changes_shown=False) == [
+        "  - contradiction and groundedness carried by “Shipping costs 9 euros everywhere.” "
+        "*contradicted*, P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05"
+    ]
