@@ -26,9 +26,10 @@ def run(python: Path, config: Path) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="answers-cost-") as folder:
         report = Path(folder) / "report.json"
         started = time.monotonic()
+        # absolute, not resolved: a venv's python is a link that must stay the venv's
+        argv = [str(python.absolute()), "-m", "ground_gate", "run", "-c", str(config.resolve())]
         done = subprocess.run(
-            [str(python), "-m", "ground_gate", "run", "-c", str(config.resolve()), "--quiet",
-             "--output-json", str(report)],
+            [*argv, "--quiet", "--output-json", str(report)],
             cwd=folder, capture_output=True, text=True, check=False,
         )  # fmt: skip
         wall = time.monotonic() - started
