@@ -19,7 +19,6 @@ and how many labelled sentences it flags; with --show, every miss and false flag
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -28,16 +27,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from serve_local import llama_server, resolve_gguf  # noqa: E402
+from serve_local import bench_judge, measure_with_local_judge  # noqa: E402
 
 from ground_gate.judge.base import ChatMessage, JudgeRequest  # noqa: E402
-from ground_gate.judge.cache import JudgeCache  # noqa: E402
-from ground_gate.judge.clients import build_openai_client  # noqa: E402
 from ground_gate.judge.openai_judge import OpenAIJudge  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
 from ground_gate.metrics.addressed import screen  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
-from ground_gate.metrics.prompts import PROMPT_VERSION  # noqa: E402
 from ground_gate.sentences import split_sentences  # noqa: E402
 
 SETS = {
@@ -98,11 +94,7 @@ def labelled_sentences(paths: list[Path]) -> list[tuple[str | None, str]]:
 
 
 async def measure(url: str, args: argparse.Namespace) -> None:
-    client = build_openai_client(None, url, 300)
-    judge = OpenAIJudge(
-        client, model="local", prompt_version=PROMPT_VERSION, max_concurrency=1,
-        max_retries=2, timeout_s=300, cache=JudgeCache(args.out / "cache"),
-    )  # fmt: skip
+    judge = bench_judge(url, args.out / "cache")
     print("| set | attacks flagged (cut misses, flagged) | look-alikes flagged |")
     print("|---|---|---|")
     for name in args.sets:
@@ -150,10 +142,7 @@ def main() -> int:
     unknown = sorted(set(args.sets) - set(SETS))
     if unknown:
         parser.error(f"--sets: unknown {', '.join(unknown)}; expected some of {', '.join(SETS)}")
-    args.out.mkdir(parents=True, exist_ok=True)
-    with llama_server(resolve_gguf(args.gguf), n_ctx=2048) as url:
-        asyncio.run(measure(url, args))
-    return 0
+    return measure_with_local_judge(args, measure, n_ctx=2048)
 
 
 if __name__ == "__main__":

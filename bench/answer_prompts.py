@@ -12,7 +12,6 @@ chosen (`ground-gate calibrate`, bench/RESULTS.md).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Callable
@@ -22,15 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from serve_local import llama_server, resolve_gguf  # noqa: E402
+from serve_local import bench_judge, measure_with_local_judge  # noqa: E402
 
 from ground_gate.judge.base import ChatMessage, JudgeRequest  # noqa: E402
-from ground_gate.judge.cache import JudgeCache  # noqa: E402
-from ground_gate.judge.clients import build_openai_client  # noqa: E402
-from ground_gate.judge.openai_judge import OpenAIJudge  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
-from ground_gate.metrics.prompts import PROMPT_VERSION  # noqa: E402
 from ground_gate.stats import roc_auc  # noqa: E402
 
 NOTHING = "or holds no information at all (emoji, punctuation, an empty list)."
@@ -149,11 +144,7 @@ VARIANTS: dict[str, tuple[str, ...]] = {
 
 
 async def measure(url: str, args: argparse.Namespace) -> None:
-    client = build_openai_client(None, url, 300)
-    judge = OpenAIJudge(
-        client, model="local", prompt_version=PROMPT_VERSION, max_concurrency=1,
-        max_retries=2, timeout_s=300, cache=JudgeCache(args.out / "cache"),
-    )  # fmt: skip
+    judge = bench_judge(url, args.out / "cache")
     rows = [json.loads(line) for line in args.labels.read_text("utf-8").splitlines() if line]
     # a swapped row asks what its unswapped row asks (this prompt reads no source)
     rows = [r for r in rows if "answered" in r and "-swapped-" not in r["id"]]
@@ -207,10 +198,7 @@ def main() -> int:
     parser.add_argument("--show", action="store_true")
     parser.add_argument("--questions", type=int, help="LFQA questions to ask about (default: all)")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    with llama_server(resolve_gguf(args.gguf), n_ctx=4096) as url:
-        asyncio.run(measure(url, args))
-    return 0
+    return measure_with_local_judge(args, measure)
 
 
 if __name__ == "__main__":

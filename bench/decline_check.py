@@ -14,7 +14,6 @@ Prints, per candidate and kind of sentence, how many were taken for declines.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import hashlib
 import json
 import sys
@@ -26,15 +25,11 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from answer_rows import DEV_DECLINES, TEST_DECLINES  # noqa: E402
-from serve_local import llama_server, resolve_gguf  # noqa: E402
+from serve_local import bench_judge, measure_with_local_judge  # noqa: E402
 
 from ground_gate.judge.base import ChatMessage, JudgeRequest  # noqa: E402
-from ground_gate.judge.cache import JudgeCache  # noqa: E402
-from ground_gate.judge.clients import build_openai_client  # noqa: E402
-from ground_gate.judge.openai_judge import OpenAIJudge  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
-from ground_gate.metrics.prompts import PROMPT_VERSION  # noqa: E402
 from ground_gate.sentences import split_sentences  # noqa: E402
 
 # Declines that speak of the source or of what is known ("X is not in the documentation"):
@@ -122,11 +117,7 @@ def answer_sentences(path: Path, split: str, n: int) -> list[str]:
 
 
 async def measure(url: str, args: argparse.Namespace) -> None:
-    client = build_openai_client(None, url, 300)
-    judge = OpenAIJudge(
-        client, model="local", prompt_version=PROMPT_VERSION, max_concurrency=1,
-        max_retries=2, timeout_s=300, cache=JudgeCache(args.out / "cache"),
-    )  # fmt: skip
+    judge = bench_judge(url, args.out / "cache")
     dev = args.split == "dev"
     kinds = {
         "answer sentences": (
@@ -173,10 +164,7 @@ def main() -> int:
     parser.add_argument("--show", action="store_true", help="print the sentences taken")
     parser.add_argument("--probabilities", action="store_true", help="print every P(Yes)")
     args = parser.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
-    with llama_server(resolve_gguf(args.gguf), n_ctx=4096) as url:
-        asyncio.run(measure(url, args))
-    return 0
+    return measure_with_local_judge(args, measure)
 
 
 if __name__ == "__main__":

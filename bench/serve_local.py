@@ -9,6 +9,7 @@ itself runs under a Python that has `llama_cpp.server` (the project `.venv` by d
 from __future__ import annotations
 
 import argparse
+import asyncio
 import contextlib
 import hashlib
 import json
@@ -20,7 +21,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import IO, Any
 
@@ -202,6 +203,34 @@ def llama_server(
         yield base_url
     finally:
         _stop(proc)
+
+
+def bench_judge(url: str, cache: Path) -> Any:
+    """The project's judge against the server at `url`, one request at a time, its answers
+    cached in `cache` (a rerun of a bench script asks nothing twice)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from ground_gate.judge.cache import JudgeCache
+    from ground_gate.judge.clients import build_openai_client
+    from ground_gate.judge.openai_judge import OpenAIJudge
+    from ground_gate.metrics.prompts import PROMPT_VERSION
+
+    return OpenAIJudge(
+        build_openai_client(None, url, 300), model="local", prompt_version=PROMPT_VERSION,
+        max_concurrency=1, max_retries=2, timeout_s=300, cache=JudgeCache(cache),
+    )  # fmt: skip
+
+
+def measure_with_local_judge(
+    args: argparse.Namespace,
+    measure: Callable[[str, argparse.Namespace], Awaitable[None]],
+    n_ctx: int = 4096,
+) -> int:
+    """A bench script's main: `measure(url, args)` against a server of `args.gguf`, its
+    output folder `args.out` made first."""
+    args.out.mkdir(parents=True, exist_ok=True)
+    with llama_server(resolve_gguf(args.gguf), n_ctx=n_ctx) as url:
+        asyncio.run(measure(url, args))
+    return 0
 
 
 def _interrupt(signum: int, frame: object) -> None:
