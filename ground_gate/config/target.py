@@ -241,7 +241,8 @@ def _depends_on_problems(check: _Checker, patterns: list[str], config_path: Path
 
 
 def depends_on_files(pattern: str, base_dir: Path) -> list[Path]:
-    """The regular files one depends_on glob names (`**` crosses directories), sorted."""
+    """The regular files one depends_on glob names (`**` crosses directories), sorted; dotfiles
+    and dot-folders included, since an app's `.mode` or `.env` changes its answers too."""
     root = os.path.normpath(base_dir / os.path.expanduser(pattern))
-    found = sorted(glob.glob(root, recursive=True))
+    found = sorted(glob.glob(root, recursive=True, include_hidden=True))
     return [Path(p) for p in found if os.path.isfile(p)]

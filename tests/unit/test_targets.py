@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ground_gate.config.model import HttpTarget, TargetConfig
+from ground_gate.config.target import depends_on_files
 from ground_gate.datasets import Sample
 from ground_gate.errors import ConfigError
 from ground_gate.judge.cache import JudgeCache
@@ -199,3 +200,20 @@ def test_markdown__says_who_answered_with_every_string_escaped() -> None:
         "@\u200bteam`: 19 of 20 row(s), 1 failed; 20 call(s), 2 from the cache.",
         "",
     ]
+
+
+def test_depends_on_digest__a_dotfile_or_dot_folder_the_globs_match_is_part_of_it(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "app" / ".settings").mkdir(parents=True)
+    (tmp_path / "app" / "main.py").write_text("v1", encoding="utf-8")
+    mode = tmp_path / "app" / ".mode"
+    mode.write_text("strict", encoding="utf-8")
+    nested = tmp_path / "app" / ".settings" / "prompt.txt"
+    nested.write_text("one", encoding="utf-8")
+    before = depends_on_digest(("app/**",), tmp_path)
+    mode.write_text("loose", encoding="utf-8")
+    after_mode = depends_on_digest(("app/**",), tmp_path)
+    nested.write_text("two", encoding="utf-8")
+    assert len({before, after_mode, depends_on_digest(("app/**",), tmp_path)}) == 3
+    assert (tmp_path / "app" / ".mode") in depends_on_files("app/*", tmp_path)
