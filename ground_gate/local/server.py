@@ -11,7 +11,6 @@ re-parented, so even `kill -9` leaves no orphan. This module installs no signal 
 from __future__ import annotations
 
 import atexit
-import contextlib
 import json
 import os
 import shutil
@@ -31,6 +30,7 @@ from typing import IO, Any
 
 from ground_gate.errors import ModelError
 from ground_gate.local.bootstrap import MISSING_MODULE_EXIT
+from ground_gate.process_group import own_group, signal_group
 
 HOST = "127.0.0.1"
 SERVER_MODULE = "llama_cpp.server"
@@ -213,7 +213,7 @@ class LocalServer:
                 stdout=self._log,
                 stderr=subprocess.STDOUT,
                 env=env,
-                **_own_group(),
+                **own_group(),
             )
         except OSError as exc:
             raise ModelError(f"cannot start {self.python}: {exc.strerror}") from exc
@@ -262,14 +262,14 @@ class LocalServer:
         process, self._process = self._process, None
         if process is None:
             return
-        _signal_group(process, signal.SIGTERM)
+        _signal(process, signal.SIGTERM)
         try:
             process.wait(timeout=self.stop_timeout_s)
         except subprocess.TimeoutExpired:
-            _signal_group(process, signal.SIGKILL)
+            _signal(process, signal.SIGKILL)
             process.wait()
         # Anything the server left behind in its group goes too.
-        _signal_group(process, signal.SIGKILL)
+        _signal(process, signal.SIGKILL)
 
 
 def _describe_exit(code: int) -> str:
@@ -288,19 +288,10 @@ def _free_port() -> int:
         return port
 
 
-def _own_group() -> dict[str, Any]:
-    if os.name == "posix":
-        return {"start_new_session": True}
-    return {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}  # pragma: no cover
-
-
-def _signal_group(process: subprocess.Popen[bytes], sig: int) -> None:
-    if os.name != "posix":  # pragma: no cover
-        if process.poll() is None:
-            process.kill()
+def _signal(process: subprocess.Popen[bytes], sig: int) -> None:
+    if os.name != "posix" and process.poll() is not None:  # pragma: no cover
         return
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, sig)
+    signal_group(process.pid, sig)
 
 
 # --- the safety net: servers still running when the interpreter goes away ---------------------

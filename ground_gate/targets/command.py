@@ -27,6 +27,7 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import TargetError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
+from ground_gate.process_group import own_group, signal_group
 from ground_gate.targets.answers import Answer
 from ground_gate.targets.templates import row_values
 from ground_gate.usage import Usage
@@ -34,6 +35,7 @@ from ground_gate.usage import Usage
 MAX_LINE_BYTES = 16 * 1024 * 1024
 STDERR_LINES = 5  # quoted in a message
 STDERR_KEEP_BYTES = 64 * 1024
+REAP_POLL_S = 0.1  # how soon after the program exits its leftover children are ended
 
 
 def program_env(env: Mapping[str, str]) -> dict[str, str]:
@@ -92,12 +94,15 @@ async def ask_command(
             stderr=asyncio.subprocess.PIPE,
             limit=MAX_LINE_BYTES,
             env=program_env(env),
+            **own_group(),
         )
     except OSError as exc:
         raise TargetError(f"cannot start the command `{session.shown}`: {exc.strerror}") from None
+    reaper = asyncio.create_task(_end_group_after(process))
     try:
         stopped = await _converse(process, session, samples)
     finally:
+        reaper.cancel()
         await _stop(process)
         usage.seconds += time.perf_counter() - started
     return session.answers, stopped or session.unsent
@@ -124,7 +129,19 @@ async def _converse(
     return None
 
 
+async def _end_group_after(process: asyncio.subprocess.Process) -> None:
+    """Once the program exits, what it left running in its group goes too: a background child
+    holding stdout open would otherwise keep the run waiting for output that never comes.
+    What the program wrote before it exited stays readable in the pipe. Polled: asyncio's
+    `wait()` returns only once the pipes close, which is what such a child prevents."""
+    while process.returncode is None:
+        await asyncio.sleep(REAP_POLL_S)
+    signal_group(process.pid)
+
+
 async def _stop(process: asyncio.subprocess.Process) -> None:
+    """The program and everything in its group killed, and the program waited for."""
+    signal_group(process.pid)
     if process.returncode is None:
         with contextlib.suppress(ProcessLookupError):  # it exited but was not waited for yet
             process.kill()

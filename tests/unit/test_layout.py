@@ -19,6 +19,8 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "ranges": ("errors",), "writable": (), "capped": (), "usage": ("ranges",),
     # secrets masked in everything written: registered where read, applied by every writer
     "masking": (),
+    # a child program and what it starts, ended as one group
+    "process_group": (),
 }  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
@@ -70,7 +72,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "config", "errors",
     ),
     # the system under test, asked for each row's response: no metric, no report
-    "targets": ("judge", "datasets", "config", "progress", "errors", "usage", "file_reader"),
+    "targets": (
+        "judge", "datasets", "config", "progress", "errors", "usage", "file_reader",
+        "process_group",
+    ),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
@@ -96,7 +101,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "judge": (
         "local", "config", "progress", "errors", "usage", "ranges", "writable", "capped", "masking",
     ),
-    "local": ("progress", "errors"),
+    "local": ("progress", "errors", "process_group"),
     "results": ("usage",),
     # data
     "datasets": ("config", "file_reader", "errors", "writable"),
