@@ -14,6 +14,7 @@ from __future__ import annotations
 import html
 import json
 import logging
+import re
 import threading
 
 MASK = "***"
@@ -22,22 +23,34 @@ MIN_SECRET_CHARS = 6
 
 _lock = threading.Lock()
 _secrets: set[str] = set()
+_pattern: re.Pattern[str] | None = None  # every registered form, longest first, any case
+# "Bearer abc", "Basic abc", "token abc": an echo of the header may quote the credential alone
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]*\s+(\S+)$")
 
 
 def register(value: str | None) -> None:
-    """Mask `value` (and each of its lines, and the forms JSON and HTML escaping give it) in
-    every later `mask`."""
+    """Mask `value` in every later `mask`, in every form it is likely to be written in: each of
+    its lines, its JSON and HTML escapes, the credential after a scheme (`Bearer <token>`),
+    in any letter case."""
     if not value:
         return
-    forms = {value, *value.splitlines(), json.dumps(value)[1:-1], html.escape(value)}
+    forms = {value, *value.splitlines()}
+    forms |= {m.group(1) for form in list(forms) if (m := _SCHEME.match(form.strip()))}
+    forms |= {json.dumps(form)[1:-1] for form in forms} | {html.escape(form) for form in forms}
+    global _pattern
     with _lock:
         _secrets.update(form for form in forms if len(form.strip()) >= MIN_SECRET_CHARS)
+        ordered = sorted(_secrets, key=len, reverse=True)  # a secret may hold another
+        if ordered:
+            _pattern = re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
 
 
 def forget_all() -> None:
     """Clear the registry (a new process starts with none; tests start with none)."""
+    global _pattern
     with _lock:
         _secrets.clear()
+        _pattern = None
 
 
 def registered() -> frozenset[str]:
@@ -46,15 +59,10 @@ def registered() -> frozenset[str]:
 
 
 def mask(text: str) -> str:
-    """`text` with every registered secret replaced by ***, longest first (a secret may hold
-    another)."""
-    secrets = registered()
-    if not secrets:
-        return text
-    for secret in sorted(secrets, key=len, reverse=True):
-        if secret in text:
-            text = text.replace(secret, MASK)
-    return text
+    """`text` with every registered secret replaced by ***, whatever its letter case."""
+    with _lock:
+        pattern = _pattern
+    return text if pattern is None else pattern.sub(MASK, text)
 
 
 class MaskingFilter(logging.Filter):

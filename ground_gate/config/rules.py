@@ -31,8 +31,9 @@ def rule_problems(document: Document, env: Mapping[str, str]) -> list[Problem]:
 
 def secret_names(document: Document) -> dict[str, str]:
     """Environment variables that hold secrets -> the key that names them: every `*_env` key
-    of the config (judge.api_key_env, a target's key or token), and judge.api_key_env's
-    default when it is not written."""
+    of the config (judge.api_key_env, a target's key or token), each variable a `*_env`
+    mapping names (an http target's headers_env), and judge.api_key_env's default when it is
+    not written."""
     names: dict[str, str] = {}
     judge = document.data["judge"]
     default = DEFAULT_KEY_ENV[judge["provider"]]
@@ -45,6 +46,10 @@ def secret_names(document: Document) -> dict[str, str]:
             for key, item in value.items():
                 if key.endswith("_env") and isinstance(item, str) and item:
                     names.setdefault(item, format_key_path((*path, key)))
+                elif key.endswith("_env") and isinstance(item, dict):  # headers_env: {H: VAR}
+                    for header, name in item.items():
+                        if isinstance(name, str) and name:
+                            names.setdefault(name, format_key_path((*path, key, header)))
                 stack.append(((*path, key), item))
         elif isinstance(value, list):
             stack.extend(((*path, index), item) for index, item in enumerate(value))

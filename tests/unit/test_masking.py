@@ -66,3 +66,22 @@ def test_forget_all__clears_the_registry() -> None:
     register(KEY)
     masking.forget_all()
     assert mask(KEY) == KEY
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "app-secret-7f3a",  # the credential without its scheme
+        "bearer app-secret-7f3a",  # lower-cased
+        "APP-SECRET-7F3A",  # upper-cased
+        "App-Secret-7F3a",
+    ],
+)
+def test_mask__a_header_value_in_the_forms_an_echo_quotes_it(written: str) -> None:
+    register("Bearer app-secret-7f3a")
+    assert mask(f"the app said: {written}!") == f"the app said: {MASK}!"
+
+
+def test_register__a_short_credential_after_its_scheme_is_not_masked_alone() -> None:
+    register("Basic abc")  # "abc" alone would garble every text
+    assert mask("abc and Basic abc") == f"abc and {MASK}"

@@ -1,0 +1,71 @@
+"""A header's secret is a secret (issue 31): an http app that echoes its Authorization header
+(whole, without its scheme, in another letter case) in its answer and its contexts gets it
+masked in every file the run writes, and a config that interpolates the header's variable is
+refused. Real HTTP on 127.0.0.1; the judge is scripted."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from ground_gate.cli import cli
+from tests.integration import fake_openai
+from tests.integration.fake_openai import FakeOpenAI
+from tests.integration.target_app import answer_for, model_and_judge
+from tests.integration.test_cli_targets import SECRET, http_project
+
+TOKEN = SECRET.split(" ", 1)[1]  # "app-secret-7f3a": what an echo quotes without "Bearer "
+
+
+def echoing_app(body: Any) -> fake_openai.Reply:
+    """Answers from the row's context, then echoes the credential it was sent, three ways."""
+    said = f"{answer_for(body['id'], body['ctx'])} (auth: {SECRET}; {TOKEN.upper()}; {TOKEN})"
+    payload = {"answer": said, "sources": [{"text": f"{body['ctx']} token={TOKEN}"}]}
+    return fake_openai.Reply(body=json.dumps(payload).encode("utf-8"))
+
+
+def test_http_target__an_echoed_header_secret_is_masked_in_every_output(tmp_path: Path) -> None:
+    with (
+        FakeOpenAI(handler=model_and_judge) as judge,
+        FakeOpenAI(handler=echoing_app, paths=("/answer",)) as app,
+    ):
+        config = http_project(tmp_path, judge.url, app.origin)
+        out = tmp_path / "out"
+        result = CliRunner().invoke(
+            cli,
+            ["run", "-c", str(config), "--output-json", str(out / "report.json"),
+             "--output-md", str(out / "comment.md"), "--output-html", str(out / "page.html"),
+             "--output-junit", str(out / "junit.xml")],
+            env={"FAKE_KEY": "sk-judge-key", "APP_AUTH": SECRET},
+        )  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    assert set(written) >= {
+        "report.json",
+        "comment.md",
+        "page.html",
+        "junit.xml",
+        "responses.jsonl",
+    }
+    written["stdout"] = result.output
+    for name, text in written.items():
+        assert TOKEN.lower() not in text.lower(), f"{name} holds the header's secret"
+    report = json.loads(written["report.json"])
+    assert report["rows"][0]["text"]["response"].endswith("(auth: ***; ***; ***)")
+
+
+def test_http_target__a_header_variable_interpolated_into_a_name_is_refused(
+    tmp_path: Path,
+) -> None:
+    config = http_project(tmp_path, "http://127.0.0.1:9/v1", "http://127.0.0.1:9")
+    text = config.read_text(encoding="utf-8").replace("name: support", "name: app-${APP_AUTH}")
+    config.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(
+        cli, ["validate", "-c", str(config)], env={"FAKE_KEY": "k", "APP_AUTH": SECRET}
+    )
+    assert result.exit_code == 2
+    assert "${APP_AUTH} holds a secret" in result.output
+    assert TOKEN not in result.output
