@@ -54,17 +54,20 @@ class ReportFiles:
         paths = (self.json, self.markdown, self.junit, self.html)
         return [(name, path) for name, path in zip(names, paths, strict=True) if path is not None]
 
-    def check_apart(self, inputs: Sequence[tuple[str, Path]]) -> None:
-        """ConfigError, before anything is run, when two report files are one file or a report
-        file is one of the command's inputs ((what it is, path) pairs): one would silently
-        overwrite the other."""
+    def check_apart(
+        self, inputs: Sequence[tuple[str, Path]], others: Sequence[tuple[str, Path]] = ()
+    ) -> None:
+        """ConfigError, before anything is run, when two files the command writes are one file
+        or one of them is one of the command's inputs ((what it is, path) pairs): one would
+        silently overwrite the other. `others`: what it writes besides the report files (run's
+        responses.jsonl)."""
         seen: list[tuple[str, Path]] = []
-        for name, path in self.named():
+        for name, path in [*self.named(), *others]:
             for other, earlier in [*seen, *inputs]:
                 if _same_file(path, earlier):
                     both = str(path) if str(path) == str(earlier) else f"{path} and {earlier}"
                     raise ConfigError(
-                        f"{name} and {other} are one file ({both}): give each report file a "
+                        f"{name} and {other} are one file ({both}): give each file written a "
                         "path of its own, apart from the files the command reads"
                     )
             seen.append((name, path))

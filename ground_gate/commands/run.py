@@ -42,7 +42,7 @@ from ground_gate.report.selection import shown_rows
 from ground_gate.report.types import Report
 from ground_gate.report_files import Echo, Outcome, ReportFiles, finish, read_report, write_files
 from ground_gate.runner import RunResult, rows_at_once, score_all
-from ground_gate.targets import RESPONSES_FILE
+from ground_gate.targets import RESPONSES_FILE, target_inputs
 from ground_gate.workload import Work, select_work
 
 
@@ -200,12 +200,20 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
     """The config, rows, metrics and baseline of a run; every file is read and checked here,
     before any judge call."""
     config = load_config(options.config_path, env)
+    responses = options.responses_path
     options.files.check_apart(
         [
             ("the config", options.config_path),
             *[(f"dataset {d.name}'s file", d.path) for d in config.datasets],
             *([("the baseline", options.baseline)] if options.baseline else []),
-        ]
+            *[
+                item
+                for d in config.datasets
+                if d.target
+                for item in target_inputs(d.name, d.target)
+            ],
+        ],
+        [("the targets' responses", responses)] if responses is not None else [],
     )
     if options.judge_overrides:
         config = replace(config, judge=replace(config.judge, **options.judge_overrides))

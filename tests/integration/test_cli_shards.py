@@ -441,6 +441,6 @@ def test_merge__a_report_file_on_a_shard_report_is_refused_and_the_shard_kept(
     assert result.exit_code == 2
     assert result.output == (
         f"ground-gate: error: the JSON report and a shard report are one file ({shards[0]}): give "
-        "each report file a path of its own, apart from the files the command reads\n"
+        "each file written a path of its own, apart from the files the command reads\n"
     )
     assert shards[0].read_bytes() == before

@@ -107,7 +107,7 @@ def test_run__two_report_files_on_one_path_are_refused_before_any_call(tmp_path)
     assert (code, calls) == (2, 0)
     assert stderr == (
         f"ground-gate: error: the markdown report and the JSON report are one file ({report}): give "
-        "each report file a path of its own, apart from the files the command reads\n"
+        "each file written a path of its own, apart from the files the command reads\n"
     )
     assert not report.exists()
     code, stderr, calls = _collides(
@@ -126,7 +126,7 @@ def test_run__a_report_file_on_an_input_is_refused_and_the_input_kept(tmp_path):
         path = tmp_path / target
         code, stderr, calls = _collides(tmp_path, option, str(path))
         assert (code, calls) == (2, 0), option
-        assert f"are one file ({path}): give each report file a path of its own" in stderr
+        assert f"are one file ({path}): give each file written a path of its own" in stderr
 
 
 def test_baseline_and_report__a_fifo_or_a_device_is_refused_at_once(tmp_path):

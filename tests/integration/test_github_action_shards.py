@@ -578,7 +578,7 @@ def test_shard__a_baseline_where_the_run_writes_its_report_is_refused_and_kept(
     assert result.exit_code == 2, result.output
     assert (
         "the JSON report and the baseline are one file (ground-gate-report/report.json): give each "
-        "report file a path of its own"
+        "file written a path of its own"
     ) in result.output.replace(str(folder.parent) + "/", "")
     assert (folder / "report.json").read_bytes() == before  # main's report, not overwritten
     assert judge.request_count == calls  # refused before any judge call
