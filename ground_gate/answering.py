@@ -95,7 +95,7 @@ def _prepared(config: Config, work: Work, env: Mapping[str, str]) -> list[Prepar
     for name, samples in work:
         index, dataset = datasets[name]
         if dataset.target is not None:
-            found.append(prepare_target(dataset, index, samples, file, env))
+            found.append(prepare_target(dataset, index, samples, file, env, config.limits))
     return found
 
 

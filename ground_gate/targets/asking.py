@@ -26,6 +26,7 @@ from ground_gate.targets.command import ask_command
 from ground_gate.targets.http import HttpAsker
 from ground_gate.targets.prepare import Prepared
 from ground_gate.targets.prompt import PROMPT_VERSION, PURPOSE, ask_model, speaker
+from ground_gate.targets.reply import checked
 
 Ask = Callable[[Sample], Awaitable[Answer]]
 Progress = Callable[[int, int], None]
@@ -161,7 +162,7 @@ async def _each(asking: _Asking, ask: Ask, cache: AnswerCache | None = None) -> 
                 answered.usage.cache_hits += 1
             else:
                 try:
-                    answer = await ask(sample)
+                    answer = checked(await ask(sample), prepared.limits)
                 except TargetError as exc:
                     answered.stopped = answered.stopped or str(exc)
                     return
@@ -197,6 +198,7 @@ async def _answer_command(asking: _Asking, cache: AnswerCache) -> None:
         for sample in misses:
             answer = answers.get(sample.id)
             if answer is not None:
+                answer = checked(answer, prepared.limits)
                 answered.answers[sample.id] = answer
                 cache.put(prepared.requests[sample.id], answer)
         answered.stopped = stopped

@@ -29,6 +29,7 @@ from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.process_group import own_group, signal_group
 from ground_gate.targets.answers import Answer
+from ground_gate.targets.reply import reply_json
 from ground_gate.targets.templates import row_values
 from ground_gate.usage import Usage
 
@@ -201,8 +202,10 @@ def _take(raw: bytes, number: int, session: _Session) -> str | None:
     text = raw.decode("utf-8", errors="replace").strip()
     where = f"the command `{session.shown}` printed on stdout line {number}"
     try:
-        reply: Any = json.loads(text)
-    except ValueError:
+        reply: Any = reply_json(text)
+    except ValueError as exc:
+        if str(exc).startswith("JSON giving"):
+            return f"{where} {exc} ({quote_reply(text, 80)})"
         return f"{where} something that is not JSON ({quote_reply(text, 80)}); print logs to stderr"
     if not isinstance(reply, dict):
         return f"{where} JSON that is not an object ({quote_reply(text, 80)})"

@@ -30,6 +30,7 @@ from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.failures import Failure, classify_status, server_message
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
 from ground_gate.targets.answers import Answer
+from ground_gate.targets.reply import reply_json
 from ground_gate.targets.templates import Template, parse, render, row_values
 from ground_gate.usage import Usage
 
@@ -91,6 +92,14 @@ def body_for(
     return fill(spec.body, ())
 
 
+# Set by the HTTP client from the request itself; a config's value would break the request.
+RESERVED_HEADERS = frozenset(
+    {"content-length", "content-type", "host", "transfer-encoding", "connection", "expect",
+     "te", "trailer", "upgrade", "keep-alive", "proxy-connection"}
+)  # fmt: skip
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9!#$%&'*+.^_`|~-]*")
+
+
 def check_headers(spec: HttpTarget, env: Mapping[str, str], keys: str) -> None:
     """Every variable headers_env names is set, before any call (the values are read again at
     request time, and never shown)."""
@@ -104,6 +113,17 @@ def check_headers(spec: HttpTarget, env: Mapping[str, str], keys: str) -> None:
             raise ConfigError(
                 f"{keys}.http.headers_env.{header}: the environment variable {name} holds a "
                 "line break; a header value is one line"
+            )
+        if not value.isascii() or not value.isprintable():
+            raise ConfigError(
+                f"{keys}.http.headers_env.{header}: the environment variable {name} holds a "
+                "character a header cannot carry (only printable ASCII); its value is not shown"
+            )
+        if header.lower() in RESERVED_HEADERS or not _TOKEN.fullmatch(header):
+            raise ConfigError(
+                f"{keys}.http.headers_env.{header}: not a header ground-gate lets a config set "
+                f"(a header name is letters, digits and -; not one of "
+                f"{', '.join(sorted(RESERVED_HEADERS))}, which the request itself sets)"
             )
 
 
@@ -232,8 +252,10 @@ class HttpAsker:
     def _read(self, raw: bytes, kind: str) -> tuple[str, tuple[str, ...] | None]:
         text = raw.decode("utf-8", errors="replace")
         try:
-            data: Any = json.loads(text)
-        except ValueError:
+            data: Any = reply_json(text)
+        except ValueError as exc:
+            if str(exc).startswith("JSON giving"):
+                raise ValueError(f"{exc} ({quote_reply(text, 80)})") from None
             if self._response is not None or self._contexts is not None:
                 raise ValueError(f"a body that is not JSON ({quote_reply(text, 80)})") from None
             data = text

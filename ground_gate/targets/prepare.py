@@ -5,10 +5,10 @@ each row's request rendered, and what defines the target recorded for the report
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from ground_gate.config.model import DatasetConfig, TargetConfig
+from ground_gate.config.model import DatasetConfig, Limits, TargetConfig
 from ground_gate.datasets import CANDIDATES, Sample
 from ground_gate.targets.cache import depends_on_digest
 from ground_gate.targets.command import stdin_line
@@ -28,6 +28,7 @@ class Prepared:
     definition: Mapping[str, Any]  # for the report: kind and what defines it
     keys: str  # where the config sets it up, for messages: "datasets[0].target"
     notice: str | None = None  # the dataset's response column, which the target replaces
+    limits: Limits = field(default_factory=Limits)  # how big a reply may be (reply.py)
 
 
 def prepare_target(
@@ -36,6 +37,7 @@ def prepare_target(
     samples: Sequence[Sample],
     config_file: str,
     env: Mapping[str, str],
+    limits: Limits | None = None,
 ) -> Prepared:
     """ConfigError for anything that would fail every row: a placeholder no row fills, a
     template a row cannot fill, a header variable that is not set."""
@@ -71,7 +73,10 @@ def prepare_target(
             target.depends_on, target.base_dir
         )
     notice = _ignored_response(dataset, samples)
-    return Prepared(dataset.name, target, tuple(samples), requests, definition, keys, notice)
+    return Prepared(
+        dataset.name, target, tuple(samples), requests, definition, keys, notice,
+        limits or Limits(),
+    )  # fmt: skip
 
 
 def _where(dataset: DatasetConfig, sample: Sample) -> str:

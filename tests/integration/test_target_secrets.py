@@ -69,3 +69,39 @@ def test_http_target__a_header_variable_interpolated_into_a_name_is_refused(
     assert result.exit_code == 2
     assert "${APP_AUTH} holds a secret" in result.output
     assert TOKEN not in result.output
+
+
+def _refused_before_any_call(tmp_path: Path, env: dict[str, str], header: str) -> str:
+    with (
+        FakeOpenAI(handler=model_and_judge) as judge,
+        FakeOpenAI(handler=echoing_app, paths=("/answer",)) as app,
+    ):
+        config = http_project(tmp_path, judge.url, app.origin)
+        text = config.read_text(encoding="utf-8").replace("{Authorization: APP_AUTH}", header)
+        config.write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(cli, ["run", "-c", str(config)], env={"FAKE_KEY": "k", **env})
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert app.request_count == 0 and judge.request_count == 0
+    return result.output
+
+
+def test_http_target__a_header_value_a_header_cannot_carry_is_refused_unshown(
+    tmp_path: Path,
+) -> None:
+    said = _refused_before_any_call(
+        tmp_path, {"APP_AUTH": "Bearer clé-secrète-42"}, "{Authorization: APP_AUTH}"
+    )
+    assert said == (
+        "ground-gate: error: datasets[0].target.http.headers_env.Authorization: the environment "
+        "variable APP_AUTH holds a character a header cannot carry (only printable ASCII); its "
+        "value is not shown\n"
+    )
+
+
+def test_http_target__a_header_the_request_sets_itself_is_refused(tmp_path: Path) -> None:
+    said = _refused_before_any_call(tmp_path, {"LEN": "12"}, "{Content-Length: LEN}")
+    assert said.startswith(
+        "ground-gate: error: datasets[0].target.http.headers_env.Content-Length: not a header "
+        "ground-gate lets a config set"
+    )

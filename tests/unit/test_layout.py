@@ -74,7 +74,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the system under test, asked for each row's response: no metric, no report
     "targets": (
         "judge", "datasets", "config", "progress", "errors", "usage", "file_reader",
-        "process_group",
+        "process_group", "writable",
     ),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
