@@ -14,6 +14,8 @@ scripts/setup.sh local,dev
 .venv/bin/mypy ground_gate
 [ ! -x scripts/lint.sh ] || scripts/lint.sh
 .venv/bin/pytest -q -p no:cacheprovider "$@"
+# the unit tests again on the lowest versions pyproject.toml allows (about a minute)
+scripts/test-floor.sh
 # The action's images, built and run as GitHub runs them: about 5-12 minutes for the first
 # build on 2 cores (llama.cpp compiles in the base image), seconds after that. Asked for with
 # GROUND_GATE_CONTAINER_TESTS=1 so that .ci/run keeps within its time; CI on GitHub runs it.

@@ -7,13 +7,19 @@ body stops at MAX_RESPONSE_BYTES. The error it raises is an OpenAIError, which t
 on as it is, and the judge's failure table reads it as a malformed response (retried, never a
 verdict). Hooks rather than a transport of our own: the SDK's client keeps the runner's
 HTTPS_PROXY and NO_PROXY, which a custom transport would drop.
+
+The SDK's HTTP library is whichever the installed openai release is built on (httpx2 in
+recent releases, httpx before): the hooks and the stream class come from it, so any openai
+the pyproject allows works.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import AsyncIterator
+from types import ModuleType
+from typing import Any
 
-import httpx2
 import openai
 
 from ground_gate.capped import ACCEPT_ENCODING, Inflater, TooLarge, Unreadable
@@ -24,24 +30,33 @@ from ground_gate.judge.response import MalformedResponse
 MAX_RESPONSE_BYTES = 16 * 2**20
 
 
+def _sdk_http() -> ModuleType:
+    """The HTTP library openai's default client subclasses (its `AsyncClient`)."""
+    client = next(c for c in openai.DefaultAsyncHttpxClient.__mro__ if c.__name__ == "AsyncClient")
+    return importlib.import_module(client.__module__.split(".")[0])
+
+
+SDK_HTTP = _sdk_http()  # httpx2 or httpx: what the installed openai is built on
+
+
 class ResponseRefused(MalformedResponse, openai.OpenAIError):
     """A response body over the cap, or in an encoding that was not asked for."""
 
 
-def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES) -> httpx2.AsyncClient:
+def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
     """The SDK's default client, asking for gzip or deflate only, reading at most `max_bytes`
     of any response once decoded."""
 
-    async def ask(request: httpx2.Request) -> None:
+    async def ask(request: Any) -> None:
         request.headers["Accept-Encoding"] = ACCEPT_ENCODING
 
-    async def bound(response: httpx2.Response) -> None:
+    async def bound(response: Any) -> None:
         try:
             inflater = Inflater(response.headers.get("Content-Encoding"), max_bytes)
         except Unreadable as exc:
             raise ResponseRefused(f"the response was refused: {exc}") from None
         raw = response.stream
-        assert isinstance(raw, httpx2.AsyncByteStream)  # an AsyncClient's response
+        assert isinstance(raw, SDK_HTTP.AsyncByteStream)  # an AsyncClient's response
         for name in ("Content-Encoding", "Content-Length"):  # decoded here: httpx must not
             response.headers.pop(name, None)
         response.stream = _Bounded(raw, inflater)
@@ -49,8 +64,8 @@ def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES) -> httpx2.AsyncClie
     return openai.DefaultAsyncHttpxClient(event_hooks={"request": [ask], "response": [bound]})
 
 
-class _Bounded(httpx2.AsyncByteStream):
-    def __init__(self, raw: httpx2.AsyncByteStream, inflater: Inflater) -> None:
+class _Bounded(SDK_HTTP.AsyncByteStream):  # type: ignore[misc,name-defined]
+    def __init__(self, raw: Any, inflater: Inflater) -> None:
         self._raw = raw
         self._inflater = inflater
 

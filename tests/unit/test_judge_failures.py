@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-import httpx2
 import openai
 import pytest
 
@@ -27,10 +26,11 @@ from ground_gate.judge.failures import (
     wait_seconds,
 )
 from ground_gate.judge.response import MalformedResponse
+from ground_gate.judge.transport import SDK_HTTP
 
 URL = "http://127.0.0.1:9/v1/chat/completions"
 KEY = "sk-secret-abcdef0123456789"
-REQUEST = httpx2.Request("POST", URL)
+REQUEST = SDK_HTTP.Request("POST", URL)
 
 F = Failure
 UNAVAILABLE = JudgeUnavailableError
@@ -114,7 +114,7 @@ def test_rejects_json_schema__row(status: int, asked: bool, message: str, reject
 
 
 def validation_error() -> openai.APIResponseValidationError:
-    return openai.APIResponseValidationError(httpx2.Response(200, request=REQUEST), None)
+    return openai.APIResponseValidationError(SDK_HTTP.Response(200, request=REQUEST), None)
 
 
 @pytest.mark.parametrize(
@@ -169,7 +169,7 @@ def status_error(
     status: int, message: str, headers: dict[str, str] | None = None
 ) -> openai.APIStatusError:
     body = {"error": {"message": message}}
-    response = httpx2.Response(status, headers=headers or {}, json=body, request=REQUEST)
+    response = SDK_HTTP.Response(status, headers=headers or {}, json=body, request=REQUEST)
     return openai.APIStatusError(message, response=response, body=body)
 
 
