@@ -1,5 +1,6 @@
 """Every JSON report a test builds is checked against the published schema; every test starts
-with no secret registered for masking.
+with no secret registered for masking; and the session fails if it left anything in the
+working tree, ignored folders included (tests write under their temporary directories only).
 
 `build_report` is wrapped once for the session, in its own module and wherever a module
 imported it by name (the run command, report_files, the report tests...), so a report built by any
@@ -11,8 +12,10 @@ swallowed the error.
 from __future__ import annotations
 
 import functools
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,6 +26,46 @@ from ground_gate.report.schema import schema_problems
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.support_bot import rate
+
+ROOT = Path(__file__).resolve().parents[1]
+_tree_before: set[str] | None = None
+
+
+def _tree() -> set[str] | None:
+    """Every file `git status --porcelain --ignored` lists one by one, bytecode caches left out
+    (Python writes them on import; they are no test's output) and the virtual environments;
+    None outside a git checkout."""
+    try:
+        done = subprocess.run(
+            ["git", "status", "--porcelain", "--ignored", "--untracked-files=all", "--", ".",
+             *(f":(exclude){venv}" for venv in (".venv", ".venv-floor", "bench/.venv-peers"))],
+            cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return {line for line in done.stdout.splitlines() if "__pycache__/" not in line}
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    global _tree_before
+    _tree_before = _tree()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """A test that wrote into the checkout (a cache, a report, a screenshot) fails the run."""
+    after = _tree()
+    if _tree_before is None or after is None or after == _tree_before:
+        return
+    added = sorted(after - _tree_before)
+    gone = sorted(_tree_before - after)
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    lines = ["the tests changed the working tree (`git status --porcelain --ignored`):"]
+    lines += [f"  + {line}" for line in added] + [f"  - {line}" for line in gone]
+    if reporter is not None:
+        reporter.ensure_newline()
+        reporter.write_line("\n".join(lines), red=True)
+    session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
 
 _ORIGINAL = json_report.build_report
 _problems: list[str] = []

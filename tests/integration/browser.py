@@ -9,13 +9,20 @@ and `chromium-driver` with apt-get where it runs as root); where they cannot be 
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-ARTIFACTS = Path(__file__).resolve().parents[2] / "build" / "test-artifacts"
+# Screenshots of the page under test: outside the checkout (tests leave the working tree as
+# they found it), where GROUND_GATE_TEST_ARTIFACTS says, else in the system's temp folder.
+ARTIFACTS = Path(
+    os.environ.get("GROUND_GATE_TEST_ARTIFACTS")
+    or Path(tempfile.gettempdir()) / "ground-gate-test-artifacts"
+)
 CHROMIUM_NAMES = ("chromium", "chromium-browser", "google-chrome")
 DRIVER_NAMES = ("chromedriver",)
 

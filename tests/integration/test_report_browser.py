@@ -2,7 +2,7 @@
 
 The page is written by `ground-gate report --html` from a saved JSON report with a hostile
 corpus in every field; the tests assert on the rendered page and save a screenshot under
-build/test-artifacts/.
+browser.ARTIFACTS (the system's temp folder, or GROUND_GATE_TEST_ARTIFACTS).
 """
 
 from __future__ import annotations
