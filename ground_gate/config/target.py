@@ -20,6 +20,7 @@ from jmespath.exceptions import JMESPathError
 
 from ground_gate.config.model import Budget, HttpTarget, JudgeConfig, PromptTarget, TargetConfig
 from ground_gate.config.paths import dataset_path, link_problem
+from ground_gate.config.program import program_problem
 from ground_gate.config.rules import api_key_problem, url_problem
 from ground_gate.config.schema_check import Problem
 from ground_gate.config.yamltree import Document, KeyPath
@@ -142,8 +143,16 @@ def _problems(
         problems += _prompt_problems(check, block, env, config_path)
     elif kind == "http":
         problems += _http_problems(check, block["http"])
+    elif (found := _command_problem(block["command"], env)) is not None:
+        problems.append(check.at("command", text=found))
     problems += _depends_on_problems(check, block.get("depends_on") or [], config_path)
     return problems
+
+
+def _command_problem(argv: Any, env: Mapping[str, str]) -> str | None:
+    if not isinstance(argv, list) or not argv:  # the schema's problem, already said
+        return None
+    return program_problem([str(a) for a in argv], env)
 
 
 def _misplaced(check: _Checker, block: Mapping[str, Any], kind: str) -> list[Problem]:
