@@ -146,11 +146,26 @@ def read_report(
     """The JSON report at `path`, checked: `error` naming the file and the problem otherwise.
     name: what messages call it (default: the path; e.g. "baseline <path>")."""
     document = read_json(path, name=name, error=error, max_bytes=max_bytes)
-    problem = schema_mismatch(document)
+    problem = schema_mismatch(document) or _row_twice(document)
     if problem is not None:
         raise error(f"{name or path}: {problem}")
     report: Report = document
     return report
+
+
+def _row_twice(report: Mapping[str, Any]) -> str | None:
+    """A report holds each (dataset, id) once: with two, a mean counts both and a pairing with
+    the baseline takes one, and neither says so."""
+    seen: dict[tuple[str, str], int] = {}
+    for index, row in enumerate(report.get("rows", ())):
+        key = (row["dataset"], row["id"])
+        if key in seen:
+            return (
+                f"row {key[0]}/{key[1]} is given twice (rows[{seen[key]}] and rows[{index}]): "
+                "a report holds each row once"
+            )
+        seen[key] = index
+    return None
 
 
 def read_json(

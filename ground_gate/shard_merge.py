@@ -49,6 +49,8 @@ def merge_records(
     the shards recorded one, it must be given and be the same.
     """
     shards = _complete(records)
+    for shard in shards:
+        _check_targets(shard)  # each shard's own first: the comparison below says less
     _check_alike(shards)
     _check_baseline(shards[0].place.baseline_digest, baseline_digest)
     for shard in shards:
@@ -158,6 +160,7 @@ def _check_alike(shards: Sequence[ShardRecord]) -> None:
     _same(shards, "the baseline", lambda s: s.place.baseline_digest)
     _same(shards, "the on_error", lambda s: s.record.on_error)
     _same(shards, "the score list (dataset, score, threshold)", _score_keys)
+    _same(shards, "the datasets with a target", lambda s: [t["dataset"] for t in s.record.targets])
 
 
 def _judge_identity(shard: ShardRecord) -> list[Any]:
@@ -224,6 +227,27 @@ def _check_rows_add_up(shard: ShardRecord) -> None:
     stray = next((r for r in record.rows if r.dataset not in known), None)
     if stray is not None:
         raise MergeError(f"{shard.label}: row {stray.dataset}/{stray.sample_id} is in no dataset")
+
+
+def _check_targets(shard: ShardRecord) -> None:
+    """Each `targets` entry names a dataset the shard holds, once, and counts its rows: the
+    rows it was asked are the rows the shard selected, and it answered or failed no more."""
+    selected = {d.name: d.rows for d in shard.record.datasets}
+    seen: set[str] = set()
+    for entry in shard.record.targets:
+        name = entry["dataset"]
+        if name in seen:
+            raise MergeError(f"{shard.label}: the target of dataset {name} is given twice")
+        seen.add(name)
+        if name not in selected:
+            raise MergeError(f"{shard.label}: a target names dataset {name}, which is no dataset")
+        rows, done = entry["rows"], entry["answered"] + entry["errors"]
+        if rows != selected[name] or done > rows:
+            raise MergeError(
+                f"{shard.label}: the target of dataset {name} answered {entry['answered']} and "
+                f"failed {entry['errors']} of {rows} row(s), but the shard selected "
+                f"{selected[name]} row(s) of it"
+            )
 
 
 def _check_split(shards: Sequence[ShardRecord]) -> None:

@@ -61,7 +61,11 @@ def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
             response.headers.pop(name, None)
         response.stream = _Bounded(raw, inflater)
 
-    return openai.DefaultAsyncHttpxClient(event_hooks={"request": [ask], "response": [bound]})
+    # A redirect is refused, not followed: the judge's key and the rows' text go to the
+    # endpoint the config names and nowhere else (a 307 would resend both to another host).
+    return openai.DefaultAsyncHttpxClient(
+        event_hooks={"request": [ask], "response": [bound]}, follow_redirects=False
+    )
 
 
 class _Bounded(SDK_HTTP.AsyncByteStream):  # type: ignore[misc,name-defined]

@@ -688,3 +688,39 @@ def test_http_target__retrieval_that_loses_the_answer_fails_context_relevance(tm
     markdown = render_markdown(report)
     assert "- **support** answered 0 of 20 questions its sources cannot answer\n" in markdown
     assert "- ❌ **support** context_relevance — level: 0.10 &lt; min 0.70\n" in markdown
+
+
+def _tamper(path: Path, change: Any) -> None:
+    report = json.loads(path.read_text(encoding="utf-8"))
+    change(report["targets"])
+    path.write_text(json.dumps(report), encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        (lambda t: t.clear(), "the datasets with a target is not"),
+        (lambda t: t.append(dict(t[0])), "the target of dataset support is given twice"),
+        (lambda t: t[0].update(dataset="elsewhere"), "a target names dataset elsewhere, which"),
+        (lambda t: t[0].update(rows=t[0]["rows"] + 3), "but the shard selected"),
+        (lambda t: t[0].update(answered=t[0]["rows"] * 2), "but the shard selected"),
+    ],
+)
+def test_merge__a_shard_whose_targets_disagree_with_its_rows_is_refused(tmp_path, change, said):
+    with FakeOpenAI(handler=model_and_judge) as judge:
+        config = command_project(tmp_path, judge.url, "answer")
+        shards = []
+        for k in (1, 2):
+            out = tmp_path / f"shard-{k}.json"
+            result = CliRunner().invoke(
+                cli,
+                ["run", "-c", str(config), "--shard", f"{k}/2", "--output-json", str(out),
+                 "--output-responses", str(tmp_path / f"responses-{k}.jsonl"), "--quiet"],
+                env={"FAKE_KEY": "k"},
+            )  # fmt: skip
+            assert result.exit_code == 0, result.output
+            shards.append(out)
+    _tamper(shards[1], change)
+    result = CliRunner().invoke(cli, ["merge", *map(str, shards), "--output-json", "-"])
+    assert result.exit_code == 2, result.output
+    assert said in result.stderr and "Traceback" not in result.output
