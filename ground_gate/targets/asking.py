@@ -25,7 +25,7 @@ from ground_gate.targets.cache import AnswerCache
 from ground_gate.targets.command import ask_command
 from ground_gate.targets.http import HttpAsker
 from ground_gate.targets.prepare import Prepared
-from ground_gate.targets.prompt import PROMPT_VERSION, PURPOSE, ask_model, speaker
+from ground_gate.targets.prompt import PURPOSE, answers_version, ask_model, speaker
 from ground_gate.targets.reply import checked
 
 Ask = Callable[[Sample], Awaitable[Answer]]
@@ -84,7 +84,7 @@ def _answer_prompt(asking: _Asking, no_cache: bool, echo: Callable[[str], None])
     with open_judge(
         prompt.model,
         asking.env,
-        prompt_version=PROMPT_VERSION,
+        prompt_version=answers_version(prompt),
         no_cache=no_cache,
         echo=echo,
         limit=asking.limit,

@@ -19,7 +19,7 @@ from ground_gate.judge.budget import estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.targets.cache import AnswerCache
 from ground_gate.targets.prepare import Prepared
-from ground_gate.targets.prompt import PROMPT_VERSION, PURPOSE
+from ground_gate.targets.prompt import PURPOSE, answers_version
 
 
 @dataclass
@@ -113,7 +113,10 @@ def _plan_prompt(prepared: Prepared, no_cache: bool, plan: TargetPlan) -> None:
         messages = prepared.requests[sample.id]
         request = JudgeRequest(messages, PURPOSE, max_tokens=prompt.max_tokens)
         key = request_key(
-            request, model=model.model, temperature=model.temperature, prompt_version=PROMPT_VERSION
+            request,
+            model=model.model,
+            temperature=model.temperature,
+            prompt_version=answers_version(prompt),
         )
         completion = cache.get(key, None)
         plan.prompt_tokens += estimate_prompt_tokens(messages)

@@ -31,6 +31,15 @@ PURPOSE = "target.answer"
 PROMPT_VERSION = "target-1"
 
 
+def answers_version(target: PromptTarget) -> str:
+    """The prompt version a target's answers are cached under: with the base_url the config
+    names, so that answers another endpoint gave (another server behind the same model name)
+    are asked again and the report's endpoint is the one that answered. The local model's
+    port changes each run and is no part of it."""
+    url = target.model.base_url
+    return f"{PROMPT_VERSION} {url}" if url else PROMPT_VERSION
+
+
 def speaker(keys: str) -> Speaker:
     return Speaker(name="target's model", keys=keys)
 

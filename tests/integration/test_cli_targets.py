@@ -403,6 +403,28 @@ def test_prompt_target__a_rerun_with_nothing_changed_makes_no_call(tmp_path):
     ]
 
 
+def test_prompt_target__another_base_url_asks_again_and_records_the_endpoint_that_answered(
+    tmp_path,
+):
+    with (
+        FakeOpenAI(handler=model_and_judge) as first_server,
+        FakeOpenAI(handler=model_and_judge) as second_server,
+    ):
+        config = prompt_project(tmp_path, first_server.url)
+        assert invoke(config)[0].exit_code == 0
+        text = config.read_text(encoding="utf-8")
+        moved = f"      base_url: {second_server.url}"
+        config.write_text(text.replace(f"      base_url: {first_server.url}", moved), "utf-8")
+        result, report = invoke(config)
+        assert result.exit_code == 0, result.output
+        answered_there = [
+            r for r in second_server.requests if r.body.get("model") == "fake-answerer"
+        ]
+    (target,) = report["targets"]
+    assert len(answered_there) == 20 and target["usage"]["calls"] == 20
+    assert target["endpoint"] == second_server.url.removeprefix("http://").removesuffix("/v1")
+
+
 def test_prompt_target__a_changed_prompt_asks_every_row_again(tmp_path):
     with FakeOpenAI(handler=model_and_judge) as server:
         config = prompt_project(tmp_path, server.url)
