@@ -551,21 +551,27 @@ def test_plan__counts_an_http_targets_calls(tmp_path):
     assert result.output.endswith("\ntarget of support (http): 20 call(s), 0 cached, 20 to call\n")
 
 
+def _two_shards(tmp_path: Path, config: Path) -> list[Path]:
+    """Shards 1/2 and 2/2 of the config's run: their JSON reports (responses.jsonl apart)."""
+    shards = []
+    for k in (1, 2):
+        out = tmp_path / f"shard-{k}.json"
+        result = CliRunner().invoke(
+            cli,
+            ["run", "-c", str(config), "--shard", f"{k}/2", "--output-json", str(out),
+             "--output-responses", str(tmp_path / f"responses-{k}.jsonl"), "--quiet"],
+            env={"FAKE_KEY": "k"},
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        shards.append(out)
+    return shards
+
+
 def test_command_target__two_shards_merge_into_the_unsharded_run(tmp_path):
     with FakeOpenAI(handler=model_and_judge) as judge:
         config = command_project(tmp_path, judge.url, "skip", "q04")
         whole = invoke(config)[1]
-        shards = []
-        for k in (1, 2):
-            out = tmp_path / f"shard-{k}.json"
-            result = CliRunner().invoke(
-                cli,
-                ["run", "-c", str(config), "--shard", f"{k}/2", "--output-json", str(out),
-                 "--output-responses", str(tmp_path / f"responses-{k}.jsonl"), "--quiet"],
-                env={"FAKE_KEY": "k"},
-            )  # fmt: skip
-            assert result.exit_code == 0, result.output
-            shards.append(str(out))
+        shards = [str(path) for path in _two_shards(tmp_path, config)]
         merged_path = tmp_path / "merged.json"
         result = CliRunner().invoke(
             cli, ["merge", *shards, "--output-json", str(merged_path), "--quiet"]
@@ -731,17 +737,7 @@ def _tamper(path: Path, change: Any) -> None:
 def test_merge__a_shard_whose_targets_disagree_with_its_rows_is_refused(tmp_path, change, said):
     with FakeOpenAI(handler=model_and_judge) as judge:
         config = command_project(tmp_path, judge.url, "answer")
-        shards = []
-        for k in (1, 2):
-            out = tmp_path / f"shard-{k}.json"
-            result = CliRunner().invoke(
-                cli,
-                ["run", "-c", str(config), "--shard", f"{k}/2", "--output-json", str(out),
-                 "--output-responses", str(tmp_path / f"responses-{k}.jsonl"), "--quiet"],
-                env={"FAKE_KEY": "k"},
-            )  # fmt: skip
-            assert result.exit_code == 0, result.output
-            shards.append(out)
+        shards = _two_shards(tmp_path, config)
     _tamper(shards[1], change)
     result = CliRunner().invoke(cli, ["merge", *map(str, shards), "--output-json", "-"])
     assert result.exit_code == 2, result.output
