@@ -19,6 +19,7 @@ from ground_gate.report.formatting import (
     FAIL,
     changed,
     is_nothing_found,
+    probabilities,
     row_thresholds,
     row_values,
 )
@@ -64,6 +65,19 @@ def _evidence_cell(unit: Mapping[str, Any], note: str) -> str:
     return f'<td data-label="evidence">{shown}{said}</td>' if shown or said else "<td></td>"
 
 
+def _note(unit: Mapping[str, Any], note: str, columns: bool) -> str:
+    """The unit's note, and where the table's number columns hold none of its numbers (an
+    answers verdict beside judged sentences, a decline with no score), the probabilities it
+    has."""
+    if columns:
+        numbers_shown = any(k in unit["detail"] for k in PROBABILITY_KEYS)
+    else:
+        numbers_shown = unit["score"] is not None
+    if numbers_shown:
+        return note
+    return "; ".join(part for part in (probabilities(unit), note) if part)
+
+
 def _carried(row: Row) -> dict[int, list[str]]:
     """id(unit) -> the failing scores it carries (selection.carrier)."""
     carried: dict[int, list[str]] = {}
@@ -106,7 +120,7 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
                 f'{esc(name)}</td><td data-label="text">{esc(unit["text"])}</td>'
                 f'<td class="v-{cls}" data-label="verdict">{esc(unit["verdict"])}{carries}</td>'
                 f"{_probability_cells(unit, columns)}"
-                f"{_evidence_cell(unit, notes.get((name, i), ''))}</tr>"
+                f"{_evidence_cell(unit, _note(unit, notes.get((name, i), ''), columns))}</tr>"
             )
     out.append("</tbody></table></div>")
     return out

@@ -268,3 +268,33 @@ def test_answer_counts__no_words_where_the_source_cannot_answer_is_no_answer_any
     (counts,) = answer_counts(report(NOW))  # price: unanswerable, answered "[]"
     assert counts.unanswerable.turned == 1  # colour's "It is red." alone
     assert counts.no_words == 1
+
+
+def test_units_table__an_answers_verdict_beside_judged_sentences_shows_its_probability():
+    from ground_gate.report.html_rows import _units_table
+
+    sentence = {"p_supported": 0.9, "p_contradicted": 0.05, "p_absent": 0.05}
+    row = {
+        "failing": [],
+        "metrics": {
+            "groundedness": {"status": "ok", "units": [
+                {"text": "It runs 2 h.", "verdict": "supported", "score": 0.9, "evidence": None,
+                 "detail": sentence},
+                {"text": "Sorry.", "verdict": "declines", "score": None, "evidence": None,
+                 "detail": {"p_informs": 0.38}},
+            ]},
+            "answers": {"status": "ok", "units": [
+                {"text": "It runs 2 h. Sorry.", "verdict": "answered", "score": 0.81,
+                 "evidence": None, "detail": {"p_answered": 0.81}},
+            ]},
+        },
+    }  # fmt: skip
+    table = "".join(_units_table(row, {}))
+    assert '<span class="muted">P(holds information) 0.38</span>' in table
+    assert '<span class="muted">P(answered) 0.81</span>' in table
+    assert table.count('class="muted">P(') == 2  # the sentence's own are in its columns
+    row["metrics"]["groundedness"]["units"].pop(0)  # no sentence judged: a score column
+    table = "".join(_units_table(row, {}))
+    assert '<span class="muted">P(holds information) 0.38</span>' in table  # it has no score
+    assert '<td class="num" data-label="score">0.81</td>' in table
+    assert "P(answered) 0.81" not in table  # its score is in the column
