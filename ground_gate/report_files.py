@@ -20,6 +20,7 @@ from typing import Any, cast
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
 from ground_gate.file_reader import Unreadable, problem, read_capped
+from ground_gate.json_keys import unique_keys
 from ground_gate.masking import mask
 from ground_gate.record import RunRecord, verdicts
 from ground_gate.report.baseline_rows import compare_rows
@@ -183,7 +184,7 @@ def read_json(
             text,
             parse_constant=_no_constant,
             parse_float=_finite,
-            object_pairs_hook=_unique_keys,
+            object_pairs_hook=unique_keys,
         )
     except json.JSONDecodeError as exc:
         raise error(
@@ -227,12 +228,3 @@ def _finite(text: str) -> float:
     if not math.isfinite(value):
         raise ValueError(f"{text[:40]} is out of range for a number")
     return value
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    document = dict(pairs)
-    if len(document) != len(pairs):
-        seen: set[str] = set()
-        repeated = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
-        raise ValueError(f"the key {json.dumps(repeated)[:80]} is given twice")
-    return document

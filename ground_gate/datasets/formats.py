@@ -18,6 +18,7 @@ from typing import IO, Any, NamedTuple
 from ground_gate.config.model import Limits
 from ground_gate.errors import DatasetError, describe_json_value, long_integer
 from ground_gate.file_reader import Unreadable, open_regular, problem
+from ground_gate.json_keys import DuplicateKeyError, unique_keys
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 
@@ -37,25 +38,6 @@ class NonFinite(NamedTuple):
     knows the row and column (Python's JSON reader accepts them)."""
 
     name: str
-
-
-class _DuplicateKeyError(ValueError):
-    def __init__(self, key: str) -> None:
-        super().__init__(key)
-        self.key = key
-
-
-def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """A JSON object whose keys are unique: `{"answer": "a", "answer": "b"}` is refused, not
-    silently the last one."""
-    result = dict(pairs)
-    if len(result) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise _DuplicateKeyError(key)
-            seen.add(key)
-    return result
 
 
 def read_rows(path: Path, dataset: str, limits: Limits | None = None) -> Iterator[Row]:
@@ -134,7 +116,7 @@ def _jsonl_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
 def _loads(text: str, file: str, line: int | None = None) -> Any:
     """JSON of one JSONL line (`line`) or of a whole file (the error's own line). Duplicate keys
     are found here in a JSONL line; in a JSON file, row by row (for the row's line)."""
-    hook = _object if line is not None else None
+    hook = unique_keys if line is not None else None
     try:
         return json.loads(
             text, object_pairs_hook=hook, parse_constant=NonFinite, parse_int=long_integer
@@ -144,7 +126,7 @@ def _loads(text: str, file: str, line: int | None = None) -> Any:
         raise DatasetError(
             f"{file}:{where}: malformed JSON: {exc.msg} (column {exc.colno})"
         ) from None
-    except _DuplicateKeyError as exc:
+    except DuplicateKeyError as exc:
         raise DatasetError(f"{file}:{line}: duplicate key '{exc.key}' in an object") from None
     except RecursionError:
         place = file if line is None else f"{file}:{line}"
@@ -190,7 +172,7 @@ def _json_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
         where = f"{file}:{line}: row {number}"
         try:
             _STRICT.raw_decode(text, offset)
-        except _DuplicateKeyError as exc:
+        except DuplicateKeyError as exc:
             raise DatasetError(f"{where}: duplicate key '{exc.key}' in an object") from None
         if not isinstance(item, dict):
             raise DatasetError(f"{where}: expected a JSON object, got {describe_json_value(item)}")
@@ -200,7 +182,7 @@ def _json_rows(path: Path, name: str, limits: Limits) -> Iterator[Row]:
 # The whole document already parsed, so these scanners only walk valid JSON to find offsets.
 _DECODER = json.JSONDecoder(parse_constant=NonFinite, parse_int=long_integer)
 _STRICT = json.JSONDecoder(
-    object_pairs_hook=_object, parse_constant=NonFinite, parse_int=long_integer
+    object_pairs_hook=unique_keys, parse_constant=NonFinite, parse_int=long_integer
 )
 _SPACE = re.compile(r"[ \t\n\r]*")
 

@@ -25,6 +25,7 @@ from typing import Any
 
 from ground_gate.datasets import Sample
 from ground_gate.errors import TargetError
+from ground_gate.json_keys import DuplicateKeyError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.process_group import own_group, signal_group
@@ -203,9 +204,9 @@ def _take(raw: bytes, number: int, session: _Session) -> str | None:
     where = f"the command `{session.shown}` printed on stdout line {number}"
     try:
         reply: Any = reply_json(text)
-    except ValueError as exc:
-        if str(exc).startswith("JSON giving"):
-            return f"{where} {exc} ({quote_reply(text, 80)})"
+    except DuplicateKeyError as exc:
+        return f"{where} JSON in which {exc} ({quote_reply(text, 80)})"
+    except ValueError:
         return f"{where} something that is not JSON ({quote_reply(text, 80)}); print logs to stderr"
     if not isinstance(reply, dict):
         return f"{where} JSON that is not an object ({quote_reply(text, 80)})"

@@ -25,6 +25,7 @@ import jmespath
 from ground_gate.config.model import HttpTarget
 from ground_gate.datasets import Sample
 from ground_gate.errors import ConfigError, TargetError
+from ground_gate.json_keys import DuplicateKeyError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.failures import Failure, classify_status, server_message
@@ -253,9 +254,9 @@ class HttpAsker:
         text = raw.decode("utf-8", errors="replace")
         try:
             data: Any = reply_json(text)
-        except ValueError as exc:
-            if str(exc).startswith("JSON giving"):
-                raise ValueError(f"{exc} ({quote_reply(text, 80)})") from None
+        except DuplicateKeyError as exc:
+            raise ValueError(f"JSON in which {exc} ({quote_reply(text, 80)})") from None
+        except ValueError:
             if self._response is not None or self._contexts is not None:
                 raise ValueError(f"a body that is not JSON ({quote_reply(text, 80)})") from None
             data = text

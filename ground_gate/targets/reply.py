@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import Any
 
 from ground_gate.config.model import Limits
+from ground_gate.json_keys import unique_keys
 from ground_gate.targets.answers import Answer
 from ground_gate.writable import writable
 
@@ -25,18 +26,7 @@ MAX_CONTEXTS = 1_000  # retrieved passages of one reply; a RAG app sends a handf
 
 def reply_json(text: str) -> Any:
     """`text` as JSON; ValueError for what is not JSON and for an object giving a key twice."""
-    return json.loads(text, object_pairs_hook=_unique_keys)
-
-
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    found = dict(pairs)
-    if len(found) != len(pairs):
-        seen: set[str] = set()
-        for key, _ in pairs:
-            if key in seen:
-                raise ValueError(f"JSON giving the key {json.dumps(key)[:80]} twice")
-            seen.add(key)
-    return found
+    return json.loads(text, object_pairs_hook=unique_keys)
 
 
 def checked(answer: Answer, limits: Limits) -> Answer:

@@ -66,5 +66,5 @@ def test_command_target__json_giving_a_key_twice_stops_it_naming_the_line(
 ) -> None:
     code, output, _, report = _run(tmp_path, "duplicate-key")
     assert code == 2, output
-    assert 'printed on stdout line 6 JSON giving the key "response" twice' in output
+    assert 'printed on stdout line 6 JSON in which the key "response" is given twice' in output
     assert report is not None and report["incomplete"] is not None

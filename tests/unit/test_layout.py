@@ -21,6 +21,8 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "masking": (),
     # a child program and what it starts, ended as one group
     "process_group": (),
+    # JSON objects with unique keys, wherever JSON enters
+    "json_keys": (),
 }  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
@@ -50,7 +52,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "answering", "targets", "file_reader", "errors", "exit_codes",
     ),
     # a run's report files, written in one place and read back by one strict reader
-    "report_files": ("record", "report", "file_reader", "errors", "exit_codes", "masking"),
+    "report_files": (
+        "record", "report", "file_reader", "errors", "exit_codes", "masking", "json_keys",
+    ),
     # shards' records joined into the unsharded run's
     "shard_merge": ("record", "results", "usage", "target_record", "errors"),
     # a target's entry in the record: made from what it answered, joined across shards
@@ -74,7 +78,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the system under test, asked for each row's response: no metric, no report
     "targets": (
         "judge", "datasets", "config", "progress", "errors", "usage", "file_reader",
-        "process_group", "writable",
+        "process_group", "writable", "json_keys",
     ),
     # publishing to GitHub reads the JSON report only: no evaluation code
     "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
@@ -104,7 +108,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "local": ("progress", "errors", "process_group"),
     "results": ("usage",),
     # data
-    "datasets": ("config", "file_reader", "errors", "writable"),
+    "datasets": ("config", "file_reader", "errors", "writable", "json_keys"),
     "config": ("file_reader", "errors", "ranges", "masking", "writable"),
     **LEAVES,
 }  # fmt: skip
