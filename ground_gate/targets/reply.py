@@ -5,9 +5,11 @@ any report sees it.
 - JSON read strictly (`reply_json`): an object with a key given twice is refused, as in a
   dataset file; which of the two would count is anyone's guess.
 - `checked`: code points UTF-8 cannot hold (a lone surrogate) become U+FFFD (writable.py, as
-  for a dataset row); a NUL character, a response or a context over `limits.max_field_chars`,
-  contexts over `limits.max_row_chars` together or more than MAX_CONTEXTS of them make the
-  row's error, naming the limit, never a traceback and never a judge call on megabytes.
+  for a dataset row); then the reply is checked as a row of two columns, `response` and
+  `contexts`, by the dataset rows' own check (datasets/limits.py: a NUL character, a column
+  over `limits.max_field_chars`, the two over `limits.max_row_chars`), and more than
+  MAX_CONTEXTS contexts are refused too: the row's error naming the limit, never a traceback
+  and never a judge call on megabytes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,9 @@ from dataclasses import replace
 from typing import Any
 
 from ground_gate.config.model import Limits
+from ground_gate.datasets.formats import Row
+from ground_gate.datasets.limits import check_row
+from ground_gate.errors import DatasetError
 from ground_gate.json_keys import unique_keys
 from ground_gate.targets.answers import Answer
 from ground_gate.writable import writable
@@ -37,28 +42,23 @@ def checked(answer: Answer, limits: Limits) -> Answer:
     contexts = None
     if answer.contexts is not None:
         contexts = tuple(writable(context)[0] for context in answer.contexts)
-    problem = _problem(response, contexts or (), limits)
+    where = f"the target's reply to row '{answer.id}'"
+    problem = _problem(where, response, contexts or (), limits)
     if problem is not None:
-        error = f"the target's reply to row '{answer.id}' {problem}"
-        return Answer(answer.id, None, seconds=answer.seconds, error=error)
+        return Answer(answer.id, None, seconds=answer.seconds, error=problem)
     return replace(answer, response=response, contexts=contexts)
 
 
-def _problem(response: str, contexts: tuple[str, ...], limits: Limits) -> str | None:
-    for what, text in (("its response", response), *(("a context", c) for c in contexts)):
-        if "\x00" in text:
-            return f"holds a NUL character in {what} (binary output?)"
-        if len(text) > limits.max_field_chars:
-            return (
-                f"has {len(text):,} characters in {what}, over the limit of "
-                f"{limits.max_field_chars:,} (limits.max_field_chars)"
-            )
+def _problem(where: str, response: str, contexts: tuple[str, ...], limits: Limits) -> str | None:
+    """The dataset rows' own check (datasets/limits.py: NUL, max_field_chars, max_row_chars)
+    over the reply as a row of two columns, and the count of contexts."""
     if len(contexts) > MAX_CONTEXTS:
-        return f"has {len(contexts):,} contexts, over the limit of {MAX_CONTEXTS:,}"
-    total = len(response) + sum(len(c) for c in contexts)
-    if total > limits.max_row_chars:
-        return (
-            f"has {total:,} characters in its response and contexts, over the limit of "
-            f"{limits.max_row_chars:,} (limits.max_row_chars)"
-        )
+        return f"{where} has {len(contexts):,} contexts, over the limit of {MAX_CONTEXTS:,}"
+    values: dict[str, Any] = {"response": response}
+    if contexts:
+        values["contexts"] = list(contexts)
+    try:
+        check_row(Row(0, 0, where, values, from_csv=False), limits)
+    except DatasetError as exc:
+        return str(exc)
     return None
