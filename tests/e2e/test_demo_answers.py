@@ -75,7 +75,9 @@ def test_demo_answers__the_strict_prompt_passes_and_the_loose_one_fails_on_added
     unanswerable = ("price", "colours", "wifi-band")
     said = {r["id"]: r["metrics"]["answers"]["units"][0]["verdict"] for r in strict["rows"]}
     assert [said[i] for i in unanswerable].count("declined, as it should") >= 2, said
-    declined = [r for r in strict["rows"] if r["response"] == "The documentation does not say."]
+    declined = [
+        r for r in strict["rows"] if r["text"]["response"] == "The documentation does not say."
+    ]
     assert len(declined) >= 2
     for row in declined:
         assert [u["verdict"] for u in row["metrics"]["groundedness"]["units"]] == ["declines"]
