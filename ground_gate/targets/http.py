@@ -123,7 +123,7 @@ def check_headers(spec: HttpTarget, env: Mapping[str, str], keys: str) -> None:
         if header.lower() in RESERVED_HEADERS or not _TOKEN.fullmatch(header):
             raise ConfigError(
                 f"{keys}.http.headers_env.{header}: not a header ground-gate lets a config set "
-                f"(a header name is letters, digits and -; not one of "
+                "(a header name is letters, digits and !#$%&'*+-.^_`|~, and not one of "
                 f"{', '.join(sorted(RESERVED_HEADERS))}, which the request itself sets)"
             )
 
