@@ -11,6 +11,9 @@ from ground_gate.usage import Usage
 Status = Literal["ok", "no_claims", "error"]
 # detail key of a unit cut before judging because it spoke to the judge (metrics/addressed.py)
 ADDRESSED_TO_JUDGE = "addressed_to_judge"
+# detail key of a unit taken out before judging because no reader sees it (metrics/hidden.py):
+# its kind ("comment", "hidden element", ...)
+HIDDEN_TEXT = "hidden_text"
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,8 @@ class RowResult:
     seconds: float = 0.0
     # (field, passage) cut before judging because it spoke to the judge (metrics/addressed.py)
     addressed: tuple[tuple[str, str], ...] = ()
+    # (field, kind, passage) taken out before judging because no reader sees it
+    hidden: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass

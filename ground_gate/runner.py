@@ -109,7 +109,7 @@ async def score_row(
         tally.abandoned.extend((session.metric, session.usage) for session in sessions)
         raise
     seconds = round(time.monotonic() - started, 3)
-    return RowResult(dataset, sample.id, tuple(results), seconds, sample.addressed)
+    return RowResult(dataset, sample.id, tuple(results), seconds, sample.addressed, sample.hidden)
 
 
 async def _score_metrics(

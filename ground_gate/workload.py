@@ -1,6 +1,7 @@
 """The rows a command judges: the datasets asked for, each cut to `--limit`, as the judge will
-see them (with `addressed_text: cut`, every passage addressed to the judge cut out and
-recorded on the row; metrics/addressed.py)."""
+see them: with `hidden_text: cut`, what no reader of the answer sees taken out
+(metrics/hidden.py); with `addressed_text: cut`, every passage addressed to the judge cut out
+(metrics/addressed.py); each recorded on the row (metrics/screen.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Sequence
 from ground_gate.config.model import Config, JudgeConfig
 from ground_gate.datasets import Sample, load_samples
 from ground_gate.errors import ConfigError
-from ground_gate.metrics.addressed import screen_sample
+from ground_gate.metrics.screen import screen_sample
 
 # (dataset name, its rows) in config order
 Work = tuple[tuple[str, tuple[Sample, ...]], ...]
@@ -40,8 +41,10 @@ def select_work(config: Config, names: Sequence[str], limit: int | None) -> Work
 
 
 def as_judged(config: JudgeConfig, samples: Sequence[Sample]) -> tuple[Sample, ...]:
-    """The rows as the judge will see them: with `addressed_text: cut`, every passage
-    addressed to the judge cut out and recorded on the row."""
-    if config.addressed_text == "keep":
+    """The rows as the judge will see them: with `hidden_text: cut`, what no reader of the
+    answer sees taken out; with `addressed_text: cut`, every passage addressed to the judge
+    cut out; each recorded on the row."""
+    hidden, addressed = config.hidden_text == "cut", config.addressed_text == "cut"
+    if not hidden and not addressed:
         return tuple(samples)
-    return tuple(screen_sample(sample) for sample in samples)
+    return tuple(screen_sample(s, hidden=hidden, addressed=addressed) for s in samples)

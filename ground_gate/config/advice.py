@@ -1,9 +1,10 @@
 """What a valid config may still get wrong: advice `validate` prints, never a refusal.
 
-- A dataset gated on the 1-5 `rating` alone. The rating is the one prompt that reads the whole
-  answer at once, so a sentence addressed to its grader that the cut of metrics/addressed.py
-  misses (most held-out phrasings: bench/RESULTS.md, issue 25) raises it; the per-sentence
-  scores judge such a sentence on its own.
+- A dataset gated on the 1-5 `rating` alone, read whole (`rating: {unit: answer}`). Read at
+  once, the answer's sentences about itself ("checked against the source", a grader's note
+  the cut of metrics/addressed.py misses) raise it (bench/RESULTS.md, issues 25 and 32); read
+  one sentence at a time (the default), and by the per-sentence scores, such a sentence is
+  judged on its own.
 - A dataset whose rows ask questions, with no gate on whether they are answered. Every other
   score judges only what a response says: a response that declines, or says nothing at all,
   is in none of their means (issue 30), so an app that stops answering passes them.
@@ -26,11 +27,14 @@ def advice(config: Config, asked: Mapping[str, bool] | None = None) -> list[str]
     lines = []
     for dataset in config.datasets:
         gated = {name for name, t in config.thresholds_for(dataset).items() if _gates(t)}
-        if gated - set(ANSWER_SCORES) == {RATING}:  # the answers scores judge no claim
+        rating = config.metrics.rating
+        whole = rating is not None and rating.unit == "answer"
+        if whole and gated - set(ANSWER_SCORES) == {RATING}:  # answers scores judge no claim
             lines.append(
-                f"dataset '{dataset.name}' is gated on `rating` alone: text in a row addressed "
-                "to the judge can raise the one-prompt rating past what the cut of such text "
-                "catches; set a threshold on groundedness (or faithfulness) too"
+                f"dataset '{dataset.name}' is gated on `rating` alone, read whole (unit: "
+                'answer): a sentence about the answer itself ("checked against the source") '
+                "can raise it; set a threshold on groundedness (or faithfulness) too, or rate "
+                "one sentence at a time (unit: sentence, the default)"
             )
         if asked and asked.get(dataset.name):
             lines += _answers(config, dataset, gated)

@@ -185,6 +185,7 @@ def _judge(judge: dict[str, Any]) -> JudgeConfig:
         "max_concurrency": int(judge.get("max_concurrency", 1 if provider == "local" else 8)),
         "model_dir": _optional_path(judge.get("model_dir")),
         "addressed_text": judge.get("addressed_text", "cut"),
+        "hidden_text": judge.get("hidden_text", "cut"),
     }
     for key in ("temperature", "timeout_s"):
         if key in judge:
@@ -255,7 +256,7 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
         else SummaryAccuracyConfig(
             **{**summary, "n_questions": int(summary.get("n_questions", 10))}
         ),
-        rating=None if rating is None else RatingConfig(),
+        rating=None if rating is None else RatingConfig(**rating),
         answers=None if answers is None else _answers(answers),
     )
 

@@ -98,6 +98,8 @@ class JudgeConfig:
     cache_dir: Path | None = Path(".ground-gate/cache")
     # text in a row addressed to the judge: cut before judging (metrics/addressed.py) or keep
     addressed_text: Literal["cut", "keep"] = "cut"
+    # text no reader of the rendered answer sees: cut before judging (metrics/hidden.py) or keep
+    hidden_text: Literal["cut", "keep"] = "cut"
     # local provider only
     model_dir: Path | None = None  # where downloaded GGUF files are kept; default: user cache
     context_tokens: int | None = None  # local: n_ctx; remote: None = unlimited for our use
@@ -268,7 +270,8 @@ class SummaryAccuracyConfig:
 
 @dataclass(frozen=True)
 class RatingConfig:
-    pass
+    # sentence: each sentence rated alone, the lowest the row's; answer: the whole answer once
+    unit: Literal["sentence", "answer"] = "sentence"
 
 
 @dataclass(frozen=True)

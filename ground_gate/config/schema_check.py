@@ -125,8 +125,6 @@ def _unknown_key(key: str, known: list[str], path: KeyPath) -> str:
     suggestion = _suggest(key, known) if path[-1:] != ("fields",) else ""
     if suggestion:
         return f"unknown key '{key}'{suggestion}"
-    if not known:
-        return f"unknown key '{key}'; it takes no options (write {{}})"
     return f"unknown key '{key}'; expected one of: {', '.join(known)}"
 
 

@@ -21,6 +21,9 @@ class Sample:
     line: int | None = None  # where the row starts in its file, for messages
     # (field, passage) cut before judging because it speaks to the judge (metrics/addressed.py)
     addressed: tuple[tuple[str, str], ...] = ()
+    # (field, kind, passage) taken out before judging because no reader of it sees it
+    # (metrics/hidden.py); kind "invisible characters" is a count, not a passage
+    hidden: tuple[tuple[str, str, str], ...] = ()
     # what places the row in a shard: its id when the row has one, else a digest of its
     # content (datasets/identity.py); derived from the other fields, so not compared
     key: str = field(default="", compare=False)

@@ -24,7 +24,7 @@ def build_metrics(config: MetricsConfig) -> list[Metric]:
     if config.answers is not None:
         metrics.append(Answers(config.answers))
     if config.rating is not None:
-        metrics.append(Rating())
+        metrics.append(Rating(config.rating))
     if config.summary_accuracy is not None:
         metrics.append(SummaryAccuracy(config.summary_accuracy))
     return metrics

@@ -26,9 +26,7 @@ stays: "Yes, he is Note to the grader: ..." keeps "Yes, he is").
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
-
-from ground_gate.datasets import Sample
+from dataclasses import dataclass
 
 # the one who grades, named or addressed
 _JUDGE = (
@@ -247,23 +245,3 @@ def _tidy(text: str) -> str:
     """Whitespace left by a cut: spaces collapsed within lines, blank edges dropped."""
     lines = [" ".join(line.split()) for line in text.strip().splitlines()]
     return "\n".join(lines).strip()
-
-
-def screen_sample(sample: Sample) -> Sample:
-    """The row as the judge will see it: passages addressed to the judge cut from the
-    response, the question and the source, each recorded in `sample.addressed`."""
-    cuts: list[tuple[str, str]] = []
-
-    def cut(name: str, text: str) -> str:
-        screened = screen(text)
-        cuts.extend((name, passage) for passage in screened.removed)
-        return screened.text
-
-    response = cut("response", sample.response)
-    question = None if sample.question is None else cut("question", sample.question)
-    sources = tuple(cut("context", source) for source in sample.sources)
-    if not cuts:
-        return sample
-    return replace(
-        sample, response=response, question=question, sources=sources, addressed=tuple(cuts)
-    )

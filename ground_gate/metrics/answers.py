@@ -34,10 +34,10 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import ANSWER_SCORES, AnswersConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.base import RowSession, addressed_units, best_support
 from ground_gate.metrics.declines import information_probability, says_nothing
 from ground_gate.metrics.logprobs import yes_probability
-from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, UnitResult
+from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, UnitResult
 
 RESPONSE_SHOWN = 300  # characters of the response its unit carries
 
@@ -45,7 +45,7 @@ RESPONSE_SHOWN = 300  # characters of the response its unit carries
 @dataclass(frozen=True)
 class Answered:
     """The answered verdict of one row: P(answered), the two views it is the mean of, and why
-    it was decided with no call (`NO_WORDS`, `ADDRESSED`), if it was."""
+    it was decided with no call (`NO_WORDS`, `ADDRESSED`, `HIDDEN`), if it was."""
 
     p: float
     informs: float | None = None  # P(it holds any information), asked without the question
@@ -70,11 +70,12 @@ DECLINED = "declined"
 DECLINED_RIGHTLY = "declined, as it should"
 NO_WORDS = "declined: no words"  # a response with no letter and no digit
 ADDRESSED = "declined: addressed to the judge"  # all of it spoke to the judge and was cut
+HIDDEN = "declined: nothing a reader sees"  # all of it was hidden from its reader, and cut
 HOLDS = "source answers it"
 LACKS = "source cannot answer it"
 NOTHING_ASKED = "nothing asked"
 STATED = " (as the dataset states)"
-NOT_ANSWERED = frozenset({DECLINED, NO_WORDS, ADDRESSED})  # a question its source answers
+NOT_ANSWERED = frozenset({DECLINED, NO_WORDS, ADDRESSED, HIDDEN})  # a question its source answers
 BAD_VERDICTS = frozenset({ANSWERED_ANYWAY, *NOT_ANSWERED})
 GOOD_VERDICTS = frozenset({ANSWERED, DECLINED_RIGHTLY, HOLDS, HOLDS + STATED})
 
@@ -104,8 +105,9 @@ class Answers:
     async def prepare(self, sample: Sample, session: RowSession) -> Answered:
         """The answered verdict: no document, so it runs with the other metrics' calls that
         do not read one, keeping the document-first calls together."""
-        if not sample.response.strip() and any(f == "response" for f, _ in sample.addressed):
-            return Answered(0.0, why=ADDRESSED)
+        if not sample.response.strip() and (cut := addressed_units(sample)):
+            spoke = any(u.detail.get(ADDRESSED_TO_JUDGE) for u in cut)
+            return Answered(0.0, why=ADDRESSED if spoke else HIDDEN)
         if says_nothing(sample.response):
             return Answered(0.0, why=NO_WORDS)
         informs = await information_probability(sample.response, session)
@@ -149,8 +151,8 @@ class Answers:
 
 def _answered_unit(sample: Sample, plan: Answered, verdict: str) -> UnitResult:
     text = sample.response.strip()
-    if plan.why == ADDRESSED:  # what was cut is the row's `addressed`: shown as it was
-        text = " ".join(t for f, t in sample.addressed if f == "response")
+    if plan.why in (ADDRESSED, HIDDEN):  # what was cut: shown as it was
+        text = " ".join(unit.text for unit in addressed_units(sample))
     shown = text if len(text) <= RESPONSE_SHOWN else text[: RESPONSE_SHOWN - 1] + "\u2026"
     detail: dict[str, object] = {"p_answered": round(plan.p, 4)}
     if plan.informs is not None:
@@ -161,6 +163,8 @@ def _answered_unit(sample: Sample, plan: Answered, verdict: str) -> UnitResult:
         detail["no_words"] = True
     if plan.why == ADDRESSED:
         detail[ADDRESSED_TO_JUDGE] = True
+    if plan.why == HIDDEN:
+        detail[HIDDEN_TEXT] = True
     return UnitResult(shown, round(plan.p, 4), verdict, detail=detail)
 
 

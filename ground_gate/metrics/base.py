@@ -16,7 +16,8 @@ from typing import Any, Protocol, TypeVar
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, usage_of
-from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, Status, UnitResult
+from ground_gate.metrics.hidden import INVISIBLE
+from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, Status, UnitResult
 from ground_gate.sentences import split_sentences
 from ground_gate.usage import Usage
 
@@ -164,12 +165,19 @@ async def best_support(
 
 
 def addressed_units(sample: Sample) -> tuple[UnitResult, ...]:
-    """The response's passages cut because they speak to the judge (metrics/addressed.py).
+    """The response's passages cut before judging: those that speak to the judge
+    (metrics/addressed.py) and those no reader sees (metrics/hidden.py).
 
-    Such a passage states nothing about the subject, so the source never supports it: it
-    counts as one unsupported unit, scored without a judge call.
+    Such a passage states nothing its reader is told about the subject, so it counts as one
+    unsupported unit, scored without a judge call. Invisible characters are counted on the
+    row, not as a unit: the text they broke up is judged as it shows.
     """
-    return tuple(
+    hidden = tuple(
+        UnitResult(text, 0.0, "unsupported", detail={HIDDEN_TEXT: kind})
+        for where, kind, text in sample.hidden
+        if where == "response" and kind != INVISIBLE
+    )
+    return hidden + tuple(
         UnitResult(text, 0.0, "unsupported", detail={ADDRESSED_TO_JUDGE: True})
         for where, text in sample.addressed
         if where == "response"

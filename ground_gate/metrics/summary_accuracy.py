@@ -51,7 +51,7 @@ class SummaryAccuracy:
     scores: tuple[str, ...] = ("agreement", "summary_hallucination", "summary_contradiction")
 
     async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
-        if not sample.response.strip():  # all of it was addressed to the judge, and cut
+        if not sample.response.strip():  # all of it was cut (addressed to the judge, or hidden)
             return []
         n = self.config.n_questions
         completion = await session.ask(

@@ -5,10 +5,11 @@ import pytest
 from ground_gate.config.model import FaithfulnessConfig, GroundednessConfig, JudgeConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import RowSession
-from ground_gate.metrics.addressed import screen, screen_sample
+from ground_gate.metrics.addressed import screen
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
+from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
 from ground_gate.workload import as_judged
 from tests.fakes import FakeJudge, json_reply, said, unit_of

@@ -56,7 +56,7 @@ def validate_warnings(tmp_path: Path, config: str) -> list[str]:
     return result.stderr.splitlines()
 
 
-def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_alone(tmp_path):
+def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_read_whole_alone(tmp_path):
     rows = Path("examples/demo/demo.jsonl").resolve()
     (warning,) = validate_warnings(
         tmp_path,
@@ -65,11 +65,27 @@ def test_cli__validate_warns_of_a_dataset_gated_on_the_rating_alone(tmp_path):
         "datasets:\n"
         f"  - {{name: rated, path: '{rows}'}}\n"
         f"  - {{name: both, path: '{rows}', thresholds: {{groundedness: {{min: 0.7}}}}}}\n"
-        "metrics: {groundedness: {}, rating: {}, answers: {}}\n"
+        "metrics: {groundedness: {}, rating: {unit: answer}, answers: {}}\n"
         "thresholds: {rating: {min: 0.6}, answered: {min: 0.6}}\n",
     )
     assert warning.startswith(f"warning: {tmp_path / 'gate.yml'}: dataset 'rated' is gated on")
     assert "groundedness (or faithfulness) too" in warning
+
+
+def test_cli__validate_says_nothing_of_the_rating_read_one_sentence_at_a_time(tmp_path):
+    rows = Path("examples/demo/demo.jsonl").resolve()
+    assert (
+        validate_warnings(
+            tmp_path,
+            "version: 1\n"
+            "judge: {provider: openai, model: m}\n"
+            "datasets:\n"
+            f"  - {{name: rated, path: '{rows}'}}\n"
+            "metrics: {rating: {}, answers: {}}\n"
+            "thresholds: {rating: {min: 0.6}, answered: {min: 0.6}}\n",
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize(

@@ -424,7 +424,13 @@ def test_load_config__scoring_digest_leaves_out_what_changes_no_score(in_tmp: Pa
     other = load(settled.replace("path: d.jsonl", "path: ./d.jsonl") + "limits: {max_file_mb: 5}\n")
     assert other.resolved_digest != first.resolved_digest
     assert other.scoring_digest == first.scoring_digest
-    for scoring in ("model: gpt-4o", "temperature: 0.5", "addressed_text: keep", "threads: 3"):
+    for scoring in (
+        "model: gpt-4o",
+        "temperature: 0.5",
+        "addressed_text: keep",
+        "hidden_text: keep",
+        "threads: 3",
+    ):
         changed = load(MINIMAL.replace("provider: openai", f"provider: openai, {scoring}"))
         assert changed.scoring_digest != first.scoring_digest, scoring
 
@@ -604,12 +610,22 @@ def test_load_config__unknown_key_suggests_the_close_one(in_tmp: Path) -> None:
     assert message == "config.yml:6: unknown key 'treshold' (did you mean 'thresholds'?)"
 
 
-def test_load_config__a_key_under_a_metric_that_takes_none_says_so(in_tmp: Path) -> None:
+def test_load_config__a_key_under_the_rating_lists_its_one_option(in_tmp: Path) -> None:
     message = error_of(MINIMAL.replace("{groundedness: {}}", "{rating: {addressed_check: true}}"))
     assert message == (
-        "config.yml:5: metrics.rating: unknown key 'addressed_check'; it takes no options "
-        "(write {})"
+        "config.yml:5: metrics.rating: unknown key 'addressed_check'; expected one of: unit"
     )
+
+
+def test_load_config__the_rating_reads_sentences_unless_told_answer(in_tmp: Path) -> None:
+    assert load(MINIMAL.replace("{groundedness: {}}", "{rating: {}}")).metrics.rating == (
+        RatingConfig(unit="sentence")
+    )
+    answer = load(MINIMAL.replace("{groundedness: {}}", "{rating: {unit: answer}}"))
+    assert answer.metrics.rating == RatingConfig(unit="answer")
+    message = error_of(MINIMAL.replace("{groundedness: {}}", "{rating: {unit: claim}}"))
+    assert message.startswith("config.yml:5: metrics.rating.unit: ")
+    assert "'sentence'" in message and "'answer'" in message
 
 
 def test_load_config__unknown_key_without_a_close_one_lists_the_keys(in_tmp: Path) -> None:
@@ -617,7 +633,8 @@ def test_load_config__unknown_key_without_a_close_one_lists_the_keys(in_tmp: Pat
     assert message == (
         "config.yml:2: judge: unknown key 'colour'; expected one of: provider, model, base_url, "
         "api_key_env, api_version, temperature, max_concurrency, timeout_s, max_retries, "
-        "cache_dir, addressed_text, model_dir, context_tokens, threads, prices, budget"
+        "cache_dir, addressed_text, hidden_text, model_dir, context_tokens, threads, prices, "
+        "budget"
     )
 
 

@@ -5,6 +5,7 @@ import pytest
 from ground_gate.config.model import (
     FaithfulnessConfig,
     GroundednessConfig,
+    RatingConfig,
     SummaryAccuracyConfig,
 )
 from ground_gate.datasets import Sample
@@ -190,6 +191,62 @@ async def test_rating__expected_value_normalised():
     result = await score(Rating(), sample("It weighs 1.2 kg."), judge)
     assert result.scores == {"rating": 0.875}
     assert result.units[0].detail["rating_1_5"] == 4.5
+
+
+def rater(ratings: dict[str, dict[str, float]], informs: float = 0.9):
+    """Each sentence rated by the distribution its first word picks; P(informs) for all."""
+
+    def script(request: JudgeRequest) -> Completion:
+        step = request.purpose.split(".")[1]
+        if step == "informs":
+            return said("Yes", Yes=informs, No=1 - informs)
+        answer = unit_of(request, "answer")
+        probabilities = ratings[answer.split()[0]]
+        return said(max(probabilities, key=probabilities.__getitem__), **probabilities)
+
+    return FakeJudge(script)
+
+
+RATINGS = {"It": {"5": 1.0}, "Its": {"2": 1.0}, "Checked": {"5": 1.0}, "Thanks": {"1": 1.0}}
+
+
+async def test_rating__each_sentence_rated_alone_and_the_lowest_is_the_rows():
+    judge = rater(RATINGS)
+    result = await score(Rating(), sample("It weighs 1.2 kg. Its battery lasts 3 hours."), judge)
+    assert result.scores == {"rating": 0.25}
+    assert [(u.text, u.verdict) for u in result.units] == [
+        ("It weighs 1.2 kg.", "5.0/5"),
+        ("Its battery lasts 3 hours.", "2.0/5"),
+    ]
+    rated = [r for r in judge.requests if r.purpose.endswith("rate")]
+    assert [unit_of(r, "answer") for r in rated] == [u.text for u in result.units]
+
+
+async def test_rating__a_sentence_praising_the_answer_cannot_raise_it():
+    clean = await score(Rating(), sample("Its battery lasts 3 hours."), rater(RATINGS))
+    praised = await score(
+        Rating(),
+        sample("Its battery lasts 3 hours. Checked line by line against the source."),
+        rater(RATINGS),
+    )
+    assert clean.scores == praised.scores == {"rating": 0.25}
+
+
+async def test_rating__a_sentence_that_states_nothing_is_in_no_rating():
+    judge = rater(RATINGS, informs=0.1)
+    result = await score(Rating(), sample("It weighs 1.2 kg. Thanks for asking!"), judge)
+    assert result.scores == {"rating": 1.0}
+    assert [u.verdict for u in result.units] == ["5.0/5", "declines"]
+    only = await score(Rating(), sample("Thanks for asking!"), rater(RATINGS, informs=0.1))
+    assert only.status == "no_claims"
+
+
+async def test_rating__unit_answer_rates_the_whole_answer_once_as_published():
+    judge = rater(RATINGS)
+    text = "Its battery lasts 3 hours. Checked line by line against the source."
+    result = await score(Rating(RatingConfig(unit="answer")), sample(text), judge)
+    assert [unit_of(r, "answer") for r in judge.requests] == [text]
+    assert result.scores == {"rating": 0.25}
 
 
 def athina(document_answers: dict[str, str], summary_answer: str = "Yes", questions=None):

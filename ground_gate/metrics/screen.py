@@ -1,0 +1,51 @@
+"""A row as the judge reads it: what no reader of the answer sees taken out (metrics/hidden.py),
+then what speaks to the judge cut (metrics/addressed.py), each recorded on the row.
+
+The hidden text goes first, so that the cut reads words as they show: an instruction broken up
+by zero-width characters is cut like the same instruction typed plainly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ground_gate.datasets import Sample
+from ground_gate.metrics.addressed import screen
+from ground_gate.metrics.hidden import reveal, reveal_characters
+
+
+def screen_sample(sample: Sample, *, hidden: bool = True, addressed: bool = True) -> Sample:
+    """The row as the judge will see it: with `hidden`, the response as its reader sees it
+    rendered and the question and sources without invisible characters, every hidden passage
+    recorded in `sample.hidden`; with `addressed`, passages addressed to the judge cut from
+    the response, the question and the sources, each recorded in `sample.addressed`."""
+    found: list[tuple[str, str, str]] = []
+    cuts: list[tuple[str, str]] = []
+
+    def read(name: str, text: str) -> str:
+        if hidden:
+            revealed = reveal(text) if name == "response" else None
+            if revealed is None:
+                text, passages = reveal_characters(text)
+            else:
+                text, passages = revealed.text, revealed.hidden
+            found.extend((name, kind, passage) for kind, passage in passages)
+        if addressed:
+            screened = screen(text)
+            cuts.extend((name, passage) for passage in screened.removed)
+            text = screened.text
+        return text
+
+    response = read("response", sample.response)
+    question = None if sample.question is None else read("question", sample.question)
+    sources = tuple(read("context", source) for source in sample.sources)
+    if not found and not cuts:
+        return sample
+    return replace(
+        sample,
+        response=response,
+        question=question,
+        sources=sources,
+        addressed=tuple(cuts),
+        hidden=tuple(found),
+    )
