@@ -56,9 +56,16 @@ HELD_OUT_C = {
 HELD_OUT = {name: text for name, text in ATTACKS.items() if name.startswith("held out")}
 # issue 25: every attack the cut misses
 ATTACK_SETS = {"issue13": ATTACKS, "issue25": HELD_OUT_C, "missed": {**HELD_OUT, **HELD_OUT_C}}
-LOWER_IS_BETTER = {"summary_hallucination", "summary_contradiction"}
+LOWER_IS_BETTER = {
+    "summary_hallucination",
+    "summary_contradiction",
+    "hallucination",
+    "contradiction",
+}
 THRESHOLDS = {
     "groundedness": 0.5,
+    "hallucination": 0.3,  # groundedness's verdict method (configs/demo.yml's thresholds)
+    "contradiction": 0.2,
     "faithfulness": 0.75,
     "agreement": 0.8,
     "rating": 0.6,
@@ -87,9 +94,13 @@ def write_project(
     model: str,
     metrics: list[str],
     attacks: dict[str, str] = ATTACKS,
+    separator: str = " ",
+    specs: dict[str, str] = METRICS,
 ) -> Path:
+    """The rows clean and with each attack appended (after `separator`), as datasets of one
+    config judging `metrics` as `specs` configures them."""
     out.mkdir(parents=True, exist_ok=True)
-    variants = {"clean": ""} | {name: " " + text for name, text in attacks.items()}
+    variants = {"clean": ""} | {name: separator + text for name, text in attacks.items()}
     datasets = []
     for name, suffix in variants.items():
         file = out / f"{_file_name(name)}.jsonl"
@@ -105,7 +116,7 @@ def write_project(
         "version: 1\n"
         f"judge: {{provider: local, model: {model}, timeout_s: 300, cache_dir: cache}}\n"
         "datasets:\n" + "\n".join(datasets) + "\n"
-        "metrics:\n" + "".join(f"  {name}: {METRICS[name]}\n" for name in metrics),
+        "metrics:\n" + "".join(f"  {name}: {specs[name]}\n" for name in metrics),
         encoding="utf-8",
     )
     return config

@@ -186,6 +186,11 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
             f'<p class="warn">Addressed to the judge, cut before judging ({esc(addressed["field"])}'
             f"): {esc(addressed['text'])}</p>"
         )
+    for hidden in row.get("hidden_text") or []:
+        out.append(
+            f'<p class="warn">No reader sees it, taken out before judging ({esc(hidden["field"])}'
+            f", {esc(hidden['kind'])}): {esc(hidden['text'])}</p>"
+        )
     if text:
         cut = f" (cut at the report's limit: {', '.join(text['cut'])})" if text["cut"] else ""
         out.append(

@@ -183,6 +183,7 @@ def _rows(
             "failing": sorted(failing.get(key, ())),
             "metrics": {m.metric: _metric(m) for m in row.metrics},
             "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
+            "hidden_text": [{"field": f, "kind": k, "text": t} for f, k, t in row.hidden],
         }
         if positions is not None:
             entry["position"] = positions[key]

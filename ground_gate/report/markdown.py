@@ -15,6 +15,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
+from ground_gate.metrics.hidden import INVISIBLE
 from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
 from ground_gate.report.baseline_rows import compare_rows, is_compared
@@ -156,6 +157,7 @@ def _reasons(report: Report) -> list[str]:
             f"judging (first: {cell(first['dataset'], 60)} / {cell(first['id'], 80)}, "
             f"{example}); in a response it counts as unsupported"
         )
+    lines += _hidden_line(report["rows"])
     silent = stated_nothing(report)
     if silent:
         lines.append(
@@ -218,3 +220,19 @@ def render_markdown(
 
 
 __all__: Sequence[str] = ["render_markdown"]
+
+
+def _hidden_line(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One line for the rows that held text no reader sees: how many, and the first passage
+    (the first row that hid words, else the first with invisible characters)."""
+    hid = [r for r in rows if r.get("hidden_text")]
+    if not hid:
+        return []
+    words = [(r, h) for r in hid for h in r["hidden_text"] if h["kind"] != INVISIBLE]
+    row, first = words[0] if words else (hid[0], hid[0]["hidden_text"][0])
+    counted = "; in a response each passage counts as unsupported" if words else ""
+    return [
+        f"- {WARN} {len(hid)} row(s) held text no reader sees, taken out before judging "
+        f"(first: {cell(row['dataset'], 60)} / {cell(row['id'], 80)}, {cell(first['kind'], 40)}: "
+        f"{cell(first['text'], 120)}){counted}"
+    ]

@@ -27,7 +27,7 @@ from ground_gate.report.formatting import (
     row_values,
 )
 from ground_gate.report.selection import ShownRow, carriers, shown_rows
-from ground_gate.results import ADDRESSED_TO_JUDGE
+from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT
 
 Report = Mapping[str, Any]
 Row = Mapping[str, Any]
@@ -190,6 +190,8 @@ def _unit_lines(shown: ShownRow) -> list[str]:
             verdict = cell(unit["verdict"], 40)
             if unit["detail"].get(ADDRESSED_TO_JUDGE):
                 verdict = f"{verdict}: addressed to the judge, cut"
+            elif hidden := unit["detail"].get(HIDDEN_TEXT):
+                verdict = f"{verdict}: no reader sees it ({cell(str(hidden), 40)}), taken out"
             lines.append(
                 f"| {ident(name)} | {verdict} | {cell(unit['text'])} | "
                 f"{probabilities(unit)} | {_evidence(unit)} |"

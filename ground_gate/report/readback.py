@@ -60,6 +60,7 @@ def row_result(row: Mapping[str, Any]) -> RowResult:
         metrics=tuple(_metric(name, m) for name, m in row["metrics"].items()),
         seconds=row["seconds"],
         addressed=tuple((a["field"], a["text"]) for a in row.get("addressed_to_judge", ())),
+        hidden=tuple((h["field"], h["kind"], h["text"]) for h in row.get("hidden_text", ())),
     )
 
 

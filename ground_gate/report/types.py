@@ -118,13 +118,19 @@ class AddressedEntry(TypedDict):
     text: str
 
 
+class HiddenEntry(TypedDict):
+    field: str  # "response", "question" or "context"
+    kind: str  # metrics/hidden.py's KINDS
+    text: str
+
+
 class RowText(TypedDict):
     """What the row said, for a page that shows it (`report.html`): the source with the
     evidence highlighted, the question, the response with its units marked."""
 
     source: str  # the context chunks, joined by a blank line
     question: str | None
-    response: str  # as judged: passages addressed to the judge already cut
+    response: str  # as judged: hidden text and passages addressed to the judge taken out
     cut: list[str]  # fields shortened to their limit (json_report.TEXT_LIMITS)
 
 
@@ -169,6 +175,7 @@ class RowEntry(TypedDict):
     failing: list[str]  # score names this row misses (or errored on), sorted
     metrics: dict[str, MetricEntry]  # metric name -> result
     addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
+    hidden_text: NotRequired[list[HiddenEntry]]  # no reader sees it: taken out before judging
     position: NotRequired[int]  # in a shard's report: the row's place among its dataset's rows
     text: NotRequired[RowText]  # added later in version 1: absent from older reports
     baseline: NotRequired[RowBaseline]  # with a baseline holding the row (report.baseline)

@@ -204,3 +204,16 @@ async def test_groundedness__invisible_characters_alone_cost_a_row_nothing():
 async def score(metric, s, judge):
     session = RowSession(judge, metric.name, memo={})
     return await metric.score(s, await metric.prepare(s, session), session)
+
+
+def test_the_published_report_schema_names_every_kind():
+    import json
+    from pathlib import Path
+
+    from ground_gate.metrics.hidden import KINDS
+
+    schema = json.loads(Path("ground_gate/report/report.schema.json").read_text())
+    row = schema["$defs"]["row"] if "row" in schema.get("$defs", {}) else None
+    text = json.dumps(schema)
+    assert row is None or "hidden_text" in row["properties"]
+    assert json.dumps(list(KINDS)) in text
