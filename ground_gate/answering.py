@@ -147,6 +147,13 @@ def plan_work(
         if plan is None:
             rows.append((name, samples))
             continue
-        answers = [replace(s, response=plan.known.get(s.id, MADE_UP_ANSWER)) for s in samples]
-        rows.append((name, as_judged(config.judge, answers)))
+        screened = as_judged(
+            config.judge, [replace(s, response=plan.known.get(s.id, "")) for s in samples]
+        )
+        # the made-up answer is the plan's own text, set after the screen: its mark is an
+        # invisible character the screen would take out
+        made_up = (
+            s if s.id in plan.known else replace(s, response=MADE_UP_ANSWER) for s in screened
+        )
+        rows.append((name, tuple(made_up)))
     return tuple(rows), list(plans.values())

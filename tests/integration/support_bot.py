@@ -43,7 +43,10 @@ ROWS = [
 
 
 def rate(body: Any) -> Any:
-    """5/5 for the grounded answer, 1/5 for the invented one, as first-token logprobs."""
+    """5/5 for the grounded answer, 1/5 for the invented one, as first-token logprobs; the
+    invented one holds information (Yes to the question whether it says anything at all)."""
+    if (said := fake_openai.states_a_fact(body)) is not None:
+        return said
     prompt = json.dumps(body["messages"])
     digit = "1" if "24/7 phone line" in prompt else "5"
     return fake_openai.completion(digit, logprobs=[{digit: -0.01}])

@@ -506,9 +506,11 @@ def test_run__text_addressed_to_the_judge_never_reaches_it_and_only_lowers_the_r
         (attack, "not in source", 0.0)
     ]
     assert row["metrics"]["groundedness"]["scores"]["groundedness"] < 0.5
-    assert row["metrics"]["rating"]["scores"]["rating"] == pytest.approx(
-        report["rows"][1]["metrics"]["rating"]["scores"]["rating"]
-    )
+    # the rating, read one sentence at a time, is its lowest unit's: the cut passage's 1 of 5
+    rated = row["metrics"]["rating"]["units"]
+    assert [(u["text"], u["verdict"], u["score"]) for u in rated][1:] == [(attack, "1.0/5", 0.0)]
+    assert rated[1]["detail"]["addressed_to_judge"] is True
+    assert row["metrics"]["rating"]["scores"]["rating"] == 0.0
     assert "1 row(s) held text addressed to the judge" in result.stdout
 
 
