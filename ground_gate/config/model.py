@@ -270,8 +270,11 @@ class SummaryAccuracyConfig:
 
 @dataclass(frozen=True)
 class RatingConfig:
-    # sentence: each sentence rated alone, the lowest the row's; answer: the whole answer once
+    # sentence: each sentence rated alone; answer: the whole answer once
     unit: Literal["sentence", "answer"] = "sentence"
+    # min: the row's rating is its lowest sentence's, which no added sentence can raise;
+    # mean: their mean, which ranks dev rows better but a sentence rated higher raises
+    aggregate: Aggregate = "min"
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,15 @@
 
 The seed's prompt and scale (question, answer, context; 1 to 5), read one sentence at a time
 (`unit: sentence`, the default): each sentence of the answer is rated on its own against the
-source, and the row's rating is its lowest sentence's. Read whole (`unit: answer`, the seed as
-published), the answer could buy its rating with a sentence about itself: "Checked line by
-line against the source." raises a small judge's rating of everything before it. Read one
-sentence at a time, such a sentence is rated on what it says about the subject (nothing the
-source holds) and, the rating being the lowest, a sentence added to an answer can only keep
-its rating or lower it, whatever its wording or language.
+source, and the row's rating is its lowest sentence's (`aggregate: min`, the default; `mean`
+ranks the dev rows better, but a sentence rated above the others raises it).
+
+Read whole (`unit: answer`, the seed as published), the answer could buy its rating with a
+sentence about itself: "Checked line by line against the source." raises a small judge's
+rating of everything before it. Read one sentence at a time, such a sentence is rated on what
+it says about the subject (nothing the source holds) and, the rating being the lowest, a
+sentence added to an answer can only keep its rating or lower it, whatever its wording or
+language.
 
 As in groundedness, a sentence rated below the middle that holds no information at all (a
 greeting, thanks, a decline: metrics/declines.py) is in no rating, and an answer of nothing
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import RatingConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
+from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support
 from ground_gate.metrics.declines import (
     DECLINES,
@@ -61,8 +65,8 @@ class Rating:
         rated = [u for u in units if u.verdict != DECLINES]
         if not rated:  # every sentence only declines, greets or holds no word
             return session.result("no_claims", units=units)
-        lowest = min(u.score or 0.0 for u in rated)
-        return session.result("ok", {"rating": round(lowest, 4)}, tuple(units))
+        rating = combine([u.score or 0.0 for u in rated], self.config.aggregate)
+        return session.result("ok", {"rating": round(rating, 4)}, tuple(units))
 
     async def _sentence(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         if says_nothing(text):

@@ -613,7 +613,8 @@ def test_load_config__unknown_key_suggests_the_close_one(in_tmp: Path) -> None:
 def test_load_config__a_key_under_the_rating_lists_its_one_option(in_tmp: Path) -> None:
     message = error_of(MINIMAL.replace("{groundedness: {}}", "{rating: {addressed_check: true}}"))
     assert message == (
-        "config.yml:5: metrics.rating: unknown key 'addressed_check'; expected one of: unit"
+        "config.yml:5: metrics.rating: unknown key 'addressed_check'; expected one of: unit, "
+        "aggregate"
     )
 
 

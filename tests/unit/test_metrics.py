@@ -241,6 +241,12 @@ async def test_rating__a_sentence_that_states_nothing_is_in_no_rating():
     assert only.status == "no_claims"
 
 
+async def test_rating__aggregate_mean_averages_the_sentences_and_can_be_raised():
+    text = "Its battery lasts 3 hours. Checked line by line against the source."
+    mean = Rating(RatingConfig(aggregate="mean"))
+    assert (await score(mean, sample(text), rater(RATINGS))).scores == {"rating": 0.625}
+
+
 async def test_rating__unit_answer_rates_the_whole_answer_once_as_published():
     judge = rater(RATINGS)
     text = "Its battery lasts 3 hours. Checked line by line against the source."
