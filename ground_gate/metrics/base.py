@@ -16,7 +16,7 @@ from typing import Any, Protocol, TypeVar
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, usage_of
-from ground_gate.metrics.hidden import INVISIBLE
+from ground_gate.metrics.invisible import INVISIBLE
 from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, Status, UnitResult
 from ground_gate.sentences import split_sentences
 from ground_gate.usage import Usage

@@ -18,11 +18,8 @@ standard library's parser, and keeps what a reader sees. What it finds hidden (`
 - words in a link's or an image's address (four words or more, apart once decoded: a plain
   address is no text, and is not judged either way);
 - a link reference definition, which renders nothing (`[//]: # (...)`);
-- tag characters (U+E0000 block) spelling text, outside the flag emoji that use them;
-- invisible characters (zero-width spaces, word joiners, soft hyphens, bidi controls...): taken
-  out of every field and counted, not a passage (the text they break up is visible, and is
-  judged once it reads as it shows). Joiners and variation selectors where a script or an emoji
-  needs them (Persian, Hindi, 👩‍💻, ❤️) stay.
+- tag characters spelling text, and invisible characters, first (metrics/invisible.py, which
+  also serves the question and the sources).
 
 A response with nothing hidden is returned as it is, byte for byte; one with a hidden passage
 is replaced by its visible text (block elements on their own lines). The question and the
@@ -33,7 +30,6 @@ characters and tag characters are taken out.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from html import unescape
@@ -42,13 +38,19 @@ from urllib.parse import unquote_plus
 
 from markdown_it import MarkdownIt
 
+from ground_gate.metrics.invisible import (
+    INVISIBLE,
+    TAG_CHARACTERS,
+    has_words,
+    kept,
+    reveal_characters,
+)
+
 COMMENT = "comment"
 HIDDEN_ELEMENT = "hidden element"
 ATTRIBUTE = "attribute text"
 ADDRESS = "words in an address"
 REFERENCE = "reference definition"
-TAG_CHARACTERS = "tag characters"
-INVISIBLE = "invisible characters"
 # every kind, in the words the report uses; all but INVISIBLE are passages of text
 KINDS = (COMMENT, HIDDEN_ELEMENT, ATTRIBUTE, ADDRESS, REFERENCE, TAG_CHARACTERS, INVISIBLE)
 
@@ -110,85 +112,6 @@ def reveal(text: str) -> Revealed:
     return Revealed(_tidy(page.visible()), found + tuple(passages))
 
 
-def reveal_characters(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
-    """`text` without its invisible characters; the tag characters' words as a passage and
-    the invisible characters as a count, each once."""
-    if text.isascii():
-        return text, ()
-    kept: list[str] = []
-    tags: list[str] = []
-    spelled: list[str] = []
-    removed: Counter[str] = Counter()
-    flag = False  # inside an emoji flag's tag sequence (🏴 + tags + cancel tag)
-    for index, char in enumerate(text):
-        code = ord(char)
-        if 0xE0000 <= code <= 0xE007F:
-            if flag or (index and text[index - 1] == "\U0001f3f4"):
-                flag = code != 0xE007F
-                kept.append(char)
-            elif 0xE0020 <= code <= 0xE007E:
-                tags.append(chr(code - 0xE0000))
-            continue
-        flag = False
-        if tags:
-            spelled.append("".join(tags))
-            tags = []
-        if _invisible(char) and not _joins(text, index):
-            removed[char] += 1
-            continue
-        kept.append(char)
-    if tags:
-        spelled.append("".join(tags))
-    found = [(TAG_CHARACTERS, words) for s in spelled if _has_words(words := " ".join(s.split()))]
-    if removed:
-        counts = ", ".join(f"U+{ord(c):04X} x{n}" for c, n in removed.most_common())
-        found.append((INVISIBLE, f"{sum(removed.values())} removed ({counts})"))
-    return "".join(kept), tuple(found)
-
-
-def _invisible(char: str) -> bool:
-    """A character that shows nothing: a format control (zero-width space, joiners, bidi
-    controls, soft hyphen, word joiner, BOM), a filler that renders blank, a variation
-    selector or the combining grapheme joiner."""
-    code = ord(char)
-    if unicodedata.category(char) == "Cf":
-        # the prepended concatenation marks (Arabic number sign...) are visible
-        return code not in (0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F,
-                            0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD)  # fmt: skip
-    return (
-        code in (0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0)
-        or 0xFE00 <= code <= 0xFE0F
-        or 0xE0100 <= code <= 0xE01EF
-    )
-
-
-def _joins(text: str, index: int) -> bool:
-    """Whether the joiner or selector at `index` does a script's or an emoji's work: a ZWJ or
-    ZWNJ between two characters of a script that uses them (beyond Latin, Greek, Cyrillic),
-    a direction mark beside such a script, or a variation selector after a symbol or in a
-    keycap."""
-    char = text[index]
-    before = text[index - 1] if index else ""
-    after = text[index + 1] if index + 1 < len(text) else ""
-    if char in "\u200c\u200d":
-        return _beyond_latin(before) and _beyond_latin(after)
-    if char in "\u200e\u200f\u061c":  # a direction mark beside right-to-left letters
-        return _beyond_latin(before) or _beyond_latin(after)
-    if "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef":
-        return (before != "" and ord(before) >= 0x2000 and not _invisible(before)) or (
-            after == "\u20e3"
-        )
-    return False
-
-
-def _beyond_latin(char: str) -> bool:
-    return char != "" and ord(char) >= 0x0590 and not 0x2000 <= ord(char) <= 0x206F
-
-
-def _has_words(text: str) -> bool:
-    return any(char.isalnum() for char in text)
-
-
 def _references(env: dict[str, object], found_already: set[str]) -> list[tuple[str, str]]:
     """Link reference definitions: they render nothing, so their label, title and the words
     of their address are hidden text (`[//]: # (a note)` is the markdown comment); a used
@@ -204,8 +127,8 @@ def _references(env: dict[str, object], found_already: set[str]) -> list[tuple[s
             address = _address_words(str(target.get("href") or ""))
             words += [text for text in (title, address) if text not in found_already]
         text = " ".join(" ".join(words).split())
-        if _has_words(text):
-            found.append((REFERENCE, text))
+        if has_words(text):
+            found.append((REFERENCE, kept(text)))
     return found
 
 
@@ -303,8 +226,8 @@ class _Page(HTMLParser):
 
     def _passage(self, kind: str, text: str) -> None:
         text = " ".join(unescape(text).split())  # a script's text reaches us escaped
-        if _has_words(text):
-            self.hidden.append((kind, text))
+        if has_words(text):
+            self.hidden.append((kind, kept(text)))
 
     def _attributes(self, attrs: list[tuple[str, str | None]]) -> None:
         for name, value in attrs:

@@ -11,7 +11,8 @@ from dataclasses import replace
 
 from ground_gate.datasets import Sample
 from ground_gate.metrics.addressed import screen
-from ground_gate.metrics.hidden import reveal, reveal_characters
+from ground_gate.metrics.hidden import reveal
+from ground_gate.metrics.invisible import reveal_characters
 
 
 def screen_sample(sample: Sample, *, hidden: bool = True, addressed: bool = True) -> Sample:

@@ -15,7 +15,7 @@ from typing import Any
 from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
-from ground_gate.metrics.hidden import INVISIBLE
+from ground_gate.metrics.invisible import INVISIBLE
 from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
 from ground_gate.report.baseline_rows import compare_rows, is_compared

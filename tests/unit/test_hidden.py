@@ -12,11 +12,10 @@ from ground_gate.metrics.hidden import (
     ATTRIBUTE,
     COMMENT,
     HIDDEN_ELEMENT,
-    INVISIBLE,
     REFERENCE,
-    TAG_CHARACTERS,
     reveal,
 )
+from ground_gate.metrics.invisible import INVISIBLE, TAG_CHARACTERS
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.results import HIDDEN_TEXT
 from ground_gate.workload import as_judged
