@@ -71,8 +71,7 @@ class Rating:
     async def _sentence(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         if says_nothing(text):
             return UnitResult(text, None, DECLINES, detail={"p_informs": 0.0})
-        # the question the seed's prompt reads; with `unit: answer`, the whole answer
-        question_chars = len(sample.question or "")
+        question_chars = len(sample.question or "")  # the prompt reads it beside the unit
 
         async def rate(chunk: str) -> float:
             completion = await session.ask(
