@@ -304,8 +304,14 @@ class _Page(HTMLParser):
     def handle_comment(self, data: str) -> None:
         self._passage(COMMENT, data.strip("-"))
 
-    def unknown_decl(self, data: str) -> None:  # <![CDATA[ ... ]]>
-        self._passage(COMMENT, data.removeprefix("CDATA["))
+    def parse_marked_section(self, i: int, report: int = 1) -> int:
+        """`<![...` as a browser reads it in HTML (CDATA belongs to SVG and MathML): a bogus
+        comment, hidden, to the next `>` or the end (the standard library's parser would
+        assert on some and show others)."""
+        end = self.rawdata.find(">", i + 3)
+        end = len(self.rawdata) if end < 0 else end
+        self._passage(COMMENT, self.rawdata[i + 3 : end].removeprefix("CDATA[").rstrip("]"))
+        return min(end + 1, len(self.rawdata))
 
     def handle_pi(self, data: str) -> None:  # <? ... >
         self._passage(COMMENT, data.rstrip("?"))

@@ -216,3 +216,24 @@ def test_the_published_report_schema_names_every_kind():
     text = json.dumps(schema)
     assert row is None or "hidden_text" in row["properties"]
     assert json.dumps(list(KINDS)) in text
+
+
+def test_reveal__a_marked_section_the_parser_asserts_on_is_read_as_a_browser_reads_it():
+    # the standard library's parser asserts on `<![x` inside a CDATA block: a bogus comment
+    revealed = reveal(f"{SAID}\n\n<![CDATA[ a <![x]: {NOTE}")
+    assert revealed.text == SAID
+    assert [kind for kind, _ in revealed.hidden] == [COMMENT]
+
+
+def test_reveal__no_markup_makes_it_raise():
+    import random
+
+    pieces = [*"<>![]()-/=\"' :;#&?*_`~\n\\{}|", "<!--", "-->", "<![CDATA[", "]]>", "<?", "<![",
+              "<span ", "<div hidden>", "</div>", "style=", "display:none", "<script>", "<!x",
+              "</script>", "<style>", ".a{display:none}", "[x]: ", "http://a b", "&#", "a", " ",
+              "\u200b", "\U000e0041", "\U0001f3f4", "\ufe0f", "\u200d", "<a href='"]  # fmt: skip
+    generator = random.Random(32)
+    for _ in range(3000):
+        text = "".join(generator.choice(pieces) for _ in range(generator.randint(1, 60)))
+        revealed = reveal(text)
+        assert isinstance(revealed.text, str), text
