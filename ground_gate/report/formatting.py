@@ -15,6 +15,7 @@ from ground_gate.gate import describe, percent, worse_by
 from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.numbers import bound, decimals, figure, holds, relation
 from ground_gate.report.types import BaselineEntry, ScoreEntry, ThresholdBounds
+from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 ARROW = "\u2192"
@@ -234,9 +235,33 @@ def row_thresholds(report: Mapping[str, Any], dataset: str) -> dict[str, Thresho
     return {e["score"]: e["threshold"] for e in report["scores"] if e["dataset"] == dataset}
 
 
+# what a passage taken out before judging shows where a judged unit shows the judge's figures
+NOT_JUDGED = "no judge call: taken out, counted unsupported"
+
+
+def taken_out(unit: Mapping[str, Any]) -> bool:
+    """Whether a unit is a passage taken out before judging (addressed to the judge, or
+    hidden from its reader): no judge read it."""
+    detail = unit.get("detail") or {}
+    return bool(detail.get(ADDRESSED_TO_JUDGE) or detail.get(HIDDEN_TEXT))
+
+
+def unit_verdict(unit: Mapping[str, Any]) -> str:
+    """A unit's verdict in words, saying why a passage taken out before judging was."""
+    detail = unit.get("detail") or {}
+    if detail.get(ADDRESSED_TO_JUDGE):
+        return f"{unit['verdict']}: addressed to the judge, cut"
+    if hidden := detail.get(HIDDEN_TEXT):
+        return f"{unit['verdict']}: no reader sees it ({hidden}), taken out"
+    return str(unit["verdict"])
+
+
 def probabilities(unit: Mapping[str, Any]) -> str:
     """The judge's probabilities for a unit where its method gives them:
-    'P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05'; else its rating."""
+    'P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05'; else its rating; for a
+    passage taken out before judging, that no judge read it."""
+    if taken_out(unit):
+        return NOT_JUDGED
     detail = unit.get("detail") or {}
     said = [f"{name} {detail[key]:.2f}" for key, name in PROBABILITIES if key in detail]
     if not said and "rating_0_10" in detail:

@@ -17,11 +17,14 @@ from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import fixed, row_scores, standing
 from ground_gate.report.formatting import (
     FAIL,
+    NOT_JUDGED,
     changed,
     is_nothing_found,
     probabilities,
     row_thresholds,
     row_values,
+    taken_out,
+    unit_verdict,
 )
 from ground_gate.report.html_evidence import (
     NOTHING_SAID,
@@ -45,6 +48,8 @@ STANDING = {"new": "new since the baseline", "before": "failing in the baseline 
 
 
 def _probability_cells(unit: Mapping[str, Any], columns: bool) -> str:
+    if taken_out(unit):  # no judge read it: no figure of one
+        return '<td class="num"></td>' * (len(PROBABILITY_KEYS) if columns else 1)
     if not columns:
         score = "" if unit["score"] is None else f"{unit['score']:.2f}"
         return f'<td class="num" data-label="score">{score}</td>'
@@ -109,6 +114,7 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
             continue
         for i, unit in enumerate(metric["units"]):
             cls = verdict_class(unit["verdict"])
+            note = NOT_JUDGED if taken_out(unit) else _note(unit, notes.get((name, i), ""), columns)
             carries = ", ".join(carried.get(id(unit), ()))
             carries = (
                 f' <span class="muted">(carries the row\'s {esc(carries)})</span>'
@@ -118,9 +124,8 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
             out.append(
                 f'<tr><td data-label="unit">{tag(name, i)}</td><td data-label="metric">'
                 f'{esc(name)}</td><td data-label="text">{esc(unit["text"])}</td>'
-                f'<td class="v-{cls}" data-label="verdict">{esc(unit["verdict"])}{carries}</td>'
-                f"{_probability_cells(unit, columns)}"
-                f"{_evidence_cell(unit, _note(unit, notes.get((name, i), ''), columns))}</tr>"
+                f'<td class="v-{cls}" data-label="verdict">{esc(unit_verdict(unit))}{carries}</td>'
+                f"{_probability_cells(unit, columns)}{_evidence_cell(unit, note)}</tr>"
             )
     out.append("</tbody></table></div>")
     return out

@@ -25,9 +25,9 @@ from ground_gate.report.formatting import (
     probabilities,
     row_thresholds,
     row_values,
+    unit_verdict,
 )
 from ground_gate.report.selection import ShownRow, carriers, shown_rows
-from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT
 
 Report = Mapping[str, Any]
 Row = Mapping[str, Any]
@@ -187,11 +187,7 @@ def _unit_lines(shown: ShownRow) -> list[str]:
             continue
         for index in shown.units.get(name, ()):
             unit = metric["units"][index]
-            verdict = cell(unit["verdict"], 40)
-            if unit["detail"].get(ADDRESSED_TO_JUDGE):
-                verdict = f"{verdict}: addressed to the judge, cut"
-            elif hidden := unit["detail"].get(HIDDEN_TEXT):
-                verdict = f"{verdict}: no reader sees it ({cell(str(hidden), 40)}), taken out"
+            verdict = cell(unit_verdict(unit), 80)
             lines.append(
                 f"| {ident(name)} | {verdict} | {cell(unit['text'])} | "
                 f"{probabilities(unit)} | {_evidence(unit)} |"

@@ -289,7 +289,10 @@ def test_render_markdown__text_addressed_to_the_judge_is_named_and_escaped():
         f"- ⚠️ 1 row(s) held text addressed to the judge, cut before judging (first: support / "
         f"bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt;, {escaped}); in a response it counts as unsupported"
     ) in text
-    assert f"| groundedness | unsupported: addressed to the judge, cut | {escaped} |  |" in text
+    assert (
+        f"| groundedness | unsupported: addressed to the judge, cut | {escaped} | "
+        "no judge call: taken out, counted unsupported |  |"
+    ) in text
     assert "<img" not in text and "@team" not in text and "http://evil" not in text
 
 
