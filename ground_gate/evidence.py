@@ -17,7 +17,7 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Judge
 from ground_gate.metrics import RowSession
-from ground_gate.results import ADDRESSED_TO_JUDGE, MetricResult, UnitResult
+from ground_gate.results import MetricResult, UnitResult, without_judge
 from ground_gate.runner import RunResult
 from ground_gate.usage import Usage
 
@@ -71,8 +71,9 @@ async def _quote_units(
     outcome: EvidenceResult,
 ) -> dict[int, str]:
     quotes: dict[int, str] = {}
-    # a unit cut before judging (it spoke to the judge) was never judged: nothing to quote
-    indices = [i for i in indices if not found.units[i].detail.get(ADDRESSED_TO_JUDGE)]
+    # a unit decided without the judge (cut, hidden, in none of the source's words): no chunk
+    # was read for it, nothing to quote
+    indices = [i for i in indices if not without_judge(found.units[i].detail)]
 
     async def quote(i: int) -> None:
         if outcome.judge_unavailable:

@@ -46,7 +46,7 @@ from ground_gate.metrics import Metric
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.planning_judge import PlanningJudge, Tally
 from ground_gate.report.selection import DEFAULT_WORST_ROWS, UNITS_PER_METRIC
-from ground_gate.results import ADDRESSED_TO_JUDGE
+from ground_gate.results import without_judge
 from ground_gate.runner import RunResult, score_row
 from ground_gate.targets.planning import TargetPlan
 
@@ -160,9 +160,7 @@ def _shown_estimate(result: RunResult, metric: str) -> dict[tuple[str, str], lis
     for row in result.rows:
         for found in row.metrics:
             if found.metric == metric and found.status == "ok":
-                judged = [
-                    i for i, u in enumerate(found.units) if not u.detail.get(ADDRESSED_TO_JUDGE)
-                ]
+                judged = [i for i, u in enumerate(found.units) if not without_judge(u.detail)]
                 if judged and len(wanted) < DEFAULT_WORST_ROWS:
                     wanted[(row.dataset, row.sample_id)] = judged[:1]
     return wanted

@@ -14,6 +14,16 @@ ADDRESSED_TO_JUDGE = "addressed_to_judge"
 # detail key of a unit taken out before judging because no reader sees it (metrics/hidden.py):
 # its kind ("comment", "hidden element", ...)
 HIDDEN_TEXT = "hidden_text"
+# detail key of a unit decided "not in source" because it shares no word with the source
+# (metrics/off_source.py): why, in words
+OFF_SOURCE = "off_source"
+
+
+def without_judge(detail: Mapping[str, Any]) -> bool:
+    """Whether a unit was decided with no judge reading it against the source: cut (it spoke
+    to the judge), taken out (no reader sees it) or in none of the source's words. Such a unit
+    has no evidence to quote and no judge's figures to show."""
+    return bool(detail.get(ADDRESSED_TO_JUDGE) or detail.get(HIDDEN_TEXT) or detail.get(OFF_SOURCE))
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,11 @@ response with no claim gets status no_claims, not 0. With unit=sentence, a sente
 does not hold is asked whether it holds any information at all (metrics/declines.py, one call
 without the document or the question): one that only declines, greets or thanks, or holds no
 word, is a `declines` unit, in no mean, and a response of nothing else is no_claims too, as
-with claims. A passage cut because it spoke to the
-judge (metrics/addressed.py) is one unit, absent from the source, judged by no call.
+with claims. A passage cut because it spoke to the judge (metrics/addressed.py) or hidden from
+its reader is one unit, absent from the source, judged by no call; so is a sentence in none of
+the source's words (metrics/off_source.py). Contradiction is the share of the units a judge
+compared with the source: those contradict nothing, and counting them would let any appended
+sentence dilute it.
 
 Evidence (a quote of the source, one generated answer per unit) is asked while scoring for
 `evidence: unsupported` or `all`; for `evidence: shown` (the default) the pipeline asks
@@ -29,7 +32,7 @@ Evidence (a quote of the source, one generated answer per unit) is asked while s
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ground_gate.config.model import GroundednessConfig
@@ -45,10 +48,11 @@ from ground_gate.metrics.declines import (
     says_nothing,
 )
 from ground_gate.metrics.logprobs import choice_distribution, expected_rating
+from ground_gate.metrics.off_source import REASON, off_source
 from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
-from ground_gate.results import MetricResult, UnitResult
+from ground_gate.results import OFF_SOURCE, MetricResult, UnitResult, without_judge
 from ground_gate.sentences import split_sentences
 
 SUPPORTED_AT = 0.5
@@ -81,9 +85,16 @@ class Groundedness:
         if not plan and not cut:
             return session.result("no_claims")
         judge = self._verdict if self.config.method == "verdict" else self._rating
-        judged = await asyncio.gather(
-            *(_silent(t) if says_nothing(t) else judge(sample, t, session) for t in plan)
-        )
+        apart = off_source(plan, sample.source_text)
+
+        def unit(i: int, text: str) -> Awaitable[UnitResult]:
+            if says_nothing(text):
+                return _silent(text)
+            if i in apart:
+                return self._off_source(text)
+            return judge(sample, text, session)
+
+        judged = await asyncio.gather(*(unit(i, t) for i, t in enumerate(plan)))
         if self.config.unit == "sentence":  # claim extraction already left declines out
             judged = await self._declines(sample, judged, session)
         quoted = (self._with_evidence(sample, u, session) for u in judged)
@@ -103,7 +114,10 @@ class Groundedness:
         if self.config.method == "verdict":
             worst = self.config.aggregate == "min"
             scores["hallucination"] = _share(claims, "p_absent", worst)
-            scores["contradiction"] = _share(claims, "p_contradicted", worst)
+            # over the units a judge compared with the source: a passage cut, or one in none
+            # of its words, contradicts nothing and would only dilute the others
+            compared = [u for u in claims if not without_judge(u.detail)]
+            scores["contradiction"] = _share(compared, "p_contradicted", worst)
         return session.result("ok", scores, tuple(units))
 
     async def _declines(
@@ -122,6 +136,15 @@ class Groundedness:
             return unit if p >= INFORMS_AT else _declining(unit.text, p)
 
         return list(await asyncio.gather(*(checked(u) for u in units)))
+
+    async def _off_source(self, text: str) -> UnitResult:
+        """A sentence in none of the source's words (metrics/off_source.py): not in it, no
+        judge call; the declines check may still find it states nothing."""
+        detail: dict[str, object] = {OFF_SOURCE: REASON}
+        if self.config.method == "verdict":
+            detail |= {"p_supported": 0.0, "p_contradicted": 0.0, "p_absent": 1.0}
+            return UnitResult(text, 0.0, VERDICT_WORDS["unknown"], detail=detail)
+        return UnitResult(text, 0.0, "unsupported", detail=detail)
 
     async def _verdict(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         async def ask(chunk: str) -> dict[str, float]:
@@ -180,7 +203,7 @@ class Groundedness:
         self, sample: Sample, unit: UnitResult, session: RowSession
     ) -> UnitResult:
         wanted = self.config.evidence
-        if unit.verdict == DECLINES:  # it states nothing: there is nothing to quote for it
+        if unit.verdict == DECLINES or without_judge(unit.detail):  # nothing to quote for it
             return unit
         if wanted == "all" or (wanted == "unsupported" and unit.verdict != "supported"):
             return replace(unit, evidence=await self.quote(sample, unit, session))
@@ -218,6 +241,9 @@ def _declining(text: str, p_informs: float) -> UnitResult:
 
 
 def _share(units: list[UnitResult], key: str, worst: bool) -> float:
-    """One verdict probability over the units: their mean, or (worst) their highest."""
+    """One verdict probability over the units: their mean, or (worst) their highest; 0 over
+    none."""
     values = [float(u.detail[key]) for u in units]
+    if not values:
+        return 0.0
     return round(max(values) if worst else sum(values) / len(values), 4)

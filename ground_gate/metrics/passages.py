@@ -59,11 +59,11 @@ def focus_row(units: Sequence[str], source: str) -> str:
     if len(source) < FOCUS_FROM_CHARS:
         return source
     sentences = split_sentences(source)
-    stems = [_stems(s) for s in sentences]
+    stems = [word_stems(s) for s in sentences]
     frequency = Counter(w for s in stems for w in s)
     kept: set[int] = set()
     for unit in units:
-        found = _passages(_stems(unit), stems, frequency)
+        found = _passages(word_stems(unit), stems, frequency)
         if not found:
             return source
         kept |= found
@@ -96,5 +96,7 @@ def _excerpt(sentences: list[str], kept: list[int]) -> str:
     return lead + " ".join(parts) + tail
 
 
-def _stems(text: str) -> set[str]:
+def word_stems(text: str) -> set[str]:
+    """The crude stems of `text`'s content words: what two texts must share to be about the
+    same thing."""
     return {w[:_STEM_CHARS] for w in content_words(text)}

@@ -7,6 +7,11 @@ the summary answers definitely, the document says Unknown; summary_contradiction
 definite and different (named so beside groundedness's per-sentence hallucination and
 contradiction). Variant (see aggregation.py): scoring "probability" averages each question's
 probability of agreeing, hallucinating and contradicting instead of counting verdicts.
+
+A sentence of the summary in none of the document's words (metrics/off_source.py) is left out
+of what the questions are drawn from, so a sentence appended to a summary cannot change the
+questions its other sentences are asked; if it states anything (declines.py's check), it
+counts as one hallucinated unit, as a question the document could not answer would.
 """
 
 from __future__ import annotations
@@ -19,14 +24,34 @@ from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
 from ground_gate.metrics.base import RowSession, best_support
+from ground_gate.metrics.declines import INFORMS_AT, information_probability
 from ground_gate.metrics.logprobs import choice_distribution
-from ground_gate.results import MetricResult, UnitResult
+from ground_gate.metrics.off_source import REASON, off_source, without
+from ground_gate.results import OFF_SOURCE, MetricResult, UnitResult
+from ground_gate.sentences import split_sentences
 
 VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`
 QUESTION_TOKENS_EACH = 40
 OPEN_QUESTION_WORDS = frozenset(
     {"what", "where", "when", "who", "whom", "whose", "why", "how", "which"}
 )
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The questions drawn from the summary, and its sentences in none of the document's
+    words (metrics/off_source.py) with P(the sentence holds any information): those were left
+    out of what the questions are drawn from."""
+
+    questions: tuple[str, ...]
+    apart: tuple[tuple[str, float], ...]
+
+
+def _apart(text: str, p_informs: float) -> UnitResult:
+    """A sentence of the summary in none of the document's words that states something: the
+    document cannot answer for it, so it counts as a hallucinated question, asked of no one."""
+    detail = {OFF_SOURCE: REASON, "p_informs": round(p_informs, 4)}
+    return UnitResult(text, 0.0, "hallucinated", detail=detail)
 
 
 def _answer(distribution: dict[str, float]) -> str:
@@ -50,13 +75,15 @@ class SummaryAccuracy:
     name: str = "summary_accuracy"
     scores: tuple[str, ...] = ("agreement", "summary_hallucination", "summary_contradiction")
 
-    async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
+    async def prepare(self, sample: Sample, session: RowSession) -> Plan:
         if not sample.response.strip():  # all of it was cut (addressed to the judge, or hidden)
-            return []
+            return Plan((), ())
+        sentences = split_sentences(sample.response)
+        apart = [sentences[i] for i in sorted(off_source(sentences, sample.source_text))]
         n = self.config.n_questions
         completion = await session.ask(
             "questions",
-            prompts.generate_questions(sample.response, n),
+            prompts.generate_questions(without(sample.response, apart), n),
             max_tokens=QUESTION_TOKENS_EACH * n + 20,
             json_schema=prompts.QUESTIONS_SCHEMA,
         )
@@ -70,20 +97,25 @@ class SummaryAccuracy:
                 continue
             if question not in questions:
                 questions.append(question)
-        return questions[:n]
+        informs = await asyncio.gather(*(information_probability(t, session) for t in apart))
+        return Plan(tuple(questions[:n]), tuple(zip(apart, informs, strict=True)))
 
-    async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
-        if not plan:
+    async def score(self, sample: Sample, plan: Plan, session: RowSession) -> MetricResult:
+        apart = tuple(_apart(text, p) for text, p in plan.apart if p >= INFORMS_AT)
+        questions = list(plan.questions)
+        if not questions and not apart:
             return session.result("no_claims")
         # Document answers first: they share the document prefix with the other metrics.
         from_document = await asyncio.gather(
-            *(self._from_document(sample, q, session) for q in plan)
+            *(self._from_document(sample, q, session) for q in questions)
         )
-        from_summary = await asyncio.gather(*(self._from_summary(sample, q, session) for q in plan))
+        from_summary = await asyncio.gather(
+            *(self._from_summary(sample, q, session) for q in questions)
+        )
         units = []
         shares: dict[str, list[float]] = {v: [] for v in VERDICTS}
         for question, s_dist, (d_dist, chunk) in zip(
-            plan, from_summary, from_document, strict=True
+            questions, from_summary, from_document, strict=True
         ):
             s, d = _answer(s_dist), _answer(d_dist)
             verdict = classify(s, d)
@@ -107,6 +139,10 @@ class SummaryAccuracy:
                     },
                 )
             )
+        for unit in apart:
+            units.append(unit)
+            for v in VERDICTS:
+                shares[v].append(float(v == unit.verdict))
         scores = {
             score: round(combine(shares[verdict], "mean"), 4)
             for score, verdict in zip(self.scores, VERDICTS, strict=True)

@@ -15,7 +15,7 @@ from ground_gate.gate import describe, percent, worse_by
 from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.numbers import bound, decimals, figure, holds, relation
 from ground_gate.report.types import BaselineEntry, ScoreEntry, ThresholdBounds
-from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT
+from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, OFF_SOURCE, without_judge
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 ARROW = "\u2192"
@@ -235,33 +235,38 @@ def row_thresholds(report: Mapping[str, Any], dataset: str) -> dict[str, Thresho
     return {e["score"]: e["threshold"] for e in report["scores"] if e["dataset"] == dataset}
 
 
-# what a passage taken out before judging shows where a judged unit shows the judge's figures
+# what a unit decided without a judge call shows where a judged unit shows the judge's figures
 NOT_JUDGED = "no judge call: taken out, counted unsupported"
+NOT_JUDGED_OFF_SOURCE = "no judge call: it shares no word with the source"
 
 
-def taken_out(unit: Mapping[str, Any]) -> bool:
-    """Whether a unit is a passage taken out before judging (addressed to the judge, or
-    hidden from its reader): no judge read it."""
+def not_judged(unit: Mapping[str, Any]) -> str:
+    """Why no judge read a unit against the source (taken out before judging: addressed to
+    the judge or hidden from its reader; or in none of the source's words), else ""."""
     detail = unit.get("detail") or {}
-    return bool(detail.get(ADDRESSED_TO_JUDGE) or detail.get(HIDDEN_TEXT))
+    if not without_judge(detail):
+        return ""
+    return NOT_JUDGED_OFF_SOURCE if detail.get(OFF_SOURCE) else NOT_JUDGED
 
 
 def unit_verdict(unit: Mapping[str, Any]) -> str:
-    """A unit's verdict in words, saying why a passage taken out before judging was."""
+    """A unit's verdict in words, saying why a unit decided without a judge call was."""
     detail = unit.get("detail") or {}
     if detail.get(ADDRESSED_TO_JUDGE):
         return f"{unit['verdict']}: addressed to the judge, cut"
     if hidden := detail.get(HIDDEN_TEXT):
         return f"{unit['verdict']}: no reader sees it ({hidden}), taken out"
+    if reason := detail.get(OFF_SOURCE):
+        return f"{unit['verdict']}: {reason}"
     return str(unit["verdict"])
 
 
 def probabilities(unit: Mapping[str, Any]) -> str:
     """The judge's probabilities for a unit where its method gives them:
     'P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05'; else its rating; for a
-    passage taken out before judging, that no judge read it."""
-    if taken_out(unit):
-        return NOT_JUDGED
+    unit decided without a judge call, that no judge read it."""
+    if unjudged := not_judged(unit):
+        return unjudged
     detail = unit.get("detail") or {}
     said = [f"{name} {detail[key]:.2f}" for key, name in PROBABILITIES if key in detail]
     if not said and "rating_0_10" in detail:

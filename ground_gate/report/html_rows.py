@@ -17,13 +17,12 @@ from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import fixed, row_scores, standing
 from ground_gate.report.formatting import (
     FAIL,
-    NOT_JUDGED,
     changed,
     is_nothing_found,
+    not_judged,
     probabilities,
     row_thresholds,
     row_values,
-    taken_out,
     unit_verdict,
 )
 from ground_gate.report.html_evidence import (
@@ -48,7 +47,7 @@ STANDING = {"new": "new since the baseline", "before": "failing in the baseline 
 
 
 def _probability_cells(unit: Mapping[str, Any], columns: bool) -> str:
-    if taken_out(unit):  # no judge read it: no figure of one
+    if not_judged(unit):  # no judge read it: no figure of one
         return '<td class="num"></td>' * (len(PROBABILITY_KEYS) if columns else 1)
     if not columns:
         score = "" if unit["score"] is None else f"{unit['score']:.2f}"
@@ -114,7 +113,7 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
             continue
         for i, unit in enumerate(metric["units"]):
             cls = verdict_class(unit["verdict"])
-            note = NOT_JUDGED if taken_out(unit) else _note(unit, notes.get((name, i), ""), columns)
+            note = not_judged(unit) or _note(unit, notes.get((name, i), ""), columns)
             carries = ", ".join(carried.get(id(unit), ()))
             carries = (
                 f' <span class="muted">(carries the row\'s {esc(carries)})</span>'

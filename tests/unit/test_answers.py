@@ -214,7 +214,9 @@ async def test_groundedness__a_sentence_that_states_an_invented_fact_is_still_no
     response = "It runs for up to 120 minutes. It was designed by NASA."
     result = await score(Groundedness(GroundednessConfig(evidence="none")), sample(response), judge)
     assert [u.verdict for u in result.units] == ["supported", "not in source"]
-    assert result.scores["hallucination"] == pytest.approx((0.05 + 0.8) / 2)
+    # it shares no word with the source: not in it, with no verdict call
+    assert result.scores["hallucination"] == pytest.approx((0.05 + 1.0) / 2)
+    assert judge.purposes().count("groundedness.verdict") == 1
     # whether it says anything at all is asked without the question: a sentence about another
     # subject is no decline, whatever the question asked
     (check,) = [r for r in judge.requests if r.purpose == "groundedness.informs"]

@@ -67,7 +67,7 @@ def grader(request: JudgeRequest) -> Completion:
 async def test_groundedness__sentences_rated_and_evidence_only_for_unsupported():
     judge = FakeJudge(grader)
     metric = Groundedness(GroundednessConfig(method="rating", evidence="unsupported"))
-    result = await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
+    result = await score(metric, sample("It weighs 1.2 kg. The X200 is waterproof."), judge)
     assert result.status == "ok"
     # 8.8/10 for the supported sentence; the unsupported "1" is split evenly between 1 and 10
     assert [u.verdict for u in result.units] == ["supported", "unsupported"]
@@ -110,7 +110,7 @@ async def test_groundedness__evidence_shown_asks_none_while_scoring():
     judge = FakeJudge(grader)
     result = await score(
         Groundedness(GroundednessConfig(method="rating")),
-        sample("It weighs 1.2 kg. It is waterproof."),
+        sample("It weighs 1.2 kg. The X200 is waterproof."),
         judge,
     )
     assert Groundedness(GroundednessConfig(method="rating")).config.evidence == "shown"
@@ -149,7 +149,7 @@ async def test_groundedness__quote_after_scoring_is_the_request_made_while_scori
 async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
     judge = FakeJudge(grader)
     metric = Groundedness(GroundednessConfig(method="rating", evidence="unsupported"))
-    await score(metric, sample("It weighs 1.2 kg. It is waterproof."), judge)
+    await score(metric, sample("It weighs 1.2 kg. The X200 is waterproof."), judge)
     assert "groundedness.evidence" in judge.purposes()
     for request in judge.requests:
         if request.purpose != "groundedness.informs":  # about the sentence alone
@@ -444,7 +444,7 @@ async def test_faithfulness__probability_scoring_and_min_aggregate_variants():
 
 
 async def test_groundedness__min_aggregate_scores_the_weakest_sentence():
-    answer = sample("It weighs 1.2 kg. It is red.")
+    answer = sample("It weighs 1.2 kg. The X200 is red.")
     config = GroundednessConfig(method="rating", evidence="none", aggregate="min")
     mean = await score(
         Groundedness(GroundednessConfig(method="rating", evidence="none")),
@@ -459,7 +459,7 @@ async def test_groundedness__min_aggregate_scores_the_weakest_sentence():
 
 async def test_groundedness__verdict_min_aggregate_scores_the_worst_sentence_on_all_three():
     config = GroundednessConfig(evidence="none", aggregate="min")
-    answer = sample("It weighs 1.2 kg. It weighs 3 kg. It is waterproof.")
+    answer = sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is waterproof.")
     result = await score(Groundedness(config), answer, FakeJudge(three_way))
     # the units of the test below: supported 0.8/0.1/0.3, absent 0.1/0.2/0.6, contra 0.1/0.7/0.1
     assert result.scores == {"groundedness": 0.1, "hallucination": 0.6, "contradiction": 0.7}
@@ -516,7 +516,7 @@ async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_on
         ("groundedness", "hallucination", "contradiction"),
     )
     result = await score(
-        metric, sample("It weighs 1.2 kg. It weighs 3 kg. It is waterproof."), judge
+        metric, sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is waterproof."), judge
     )
     # the sentence not in the source is asked whether it holds any information at all; the
     # contradicted one says something the source says otherwise: it is not asked
@@ -539,7 +539,7 @@ async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_on
 async def test_groundedness__verdict_evidence_for_contradicted_and_absent_units():
     judge = FakeJudge(three_way)
     metric = Groundedness(GroundednessConfig(evidence="unsupported"))
-    result = await score(metric, sample("It weighs 1.2 kg. It weighs 3 kg. It is red."), judge)
+    result = await score(metric, sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is red."), judge)
     assert [u.evidence for u in result.units] == [
         None,
         "The X200 weighs 1.2 kg.",
