@@ -4,8 +4,9 @@ A small judge reading a 2,500-character news article for one summary sentence mi
 passage that conflicts with it. For a source longer than FOCUS_FROM_CHARS, each unit is
 judged against an excerpt instead: the TOP_SENTENCES source sentences that share the most
 content words with the unit (rarer words weigh more), each with its neighbours, in source
-order, gaps marked. A unit that shares no word with the source (an invented sentence) is
-judged against the whole source, so nothing that might support it is hidden.
+order, gaps marked. A unit alone that shares no word with the source is judged against the
+whole source, so nothing that might support it is hidden (beside other units, it is decided
+without the judge: metrics/off_source.py).
 
 The excerpt is a pure function of (unit, source): the evidence quote, asked later, reads the
 same excerpt and the judge cache stays valid between runs.
@@ -54,8 +55,11 @@ def focus(unit: str, source: str) -> str:
 def focus_row(units: Sequence[str], source: str) -> str:
     """One excerpt for all of `units` (a row's sentences): the passages each is about, in
     source order, gaps marked. Every unit of a row is then judged against the same text, so
-    the row's calls share one prompt prefix, the one a local server keeps in its cache; a
-    unit that shares no word with the source makes it the whole source."""
+    the row's calls share one prompt prefix, the one a local server keeps in its cache.
+
+    A unit that shares no word with the source adds nothing: it is decided without a judge
+    call (metrics/off_source.py), and a sentence appended to a response must not change what
+    its other sentences are judged against. When no unit shares a word, the whole source."""
     if len(source) < FOCUS_FROM_CHARS:
         return source
     sentences = split_sentences(source)
@@ -63,10 +67,7 @@ def focus_row(units: Sequence[str], source: str) -> str:
     frequency = Counter(w for s in stems for w in s)
     kept: set[int] = set()
     for unit in units:
-        found = _passages(word_stems(unit), stems, frequency)
-        if not found:
-            return source
-        kept |= found
+        kept |= _passages(word_stems(unit), stems, frequency)
     if not kept or len(kept) == len(sentences):
         return source
     return _excerpt(sentences, sorted(kept))

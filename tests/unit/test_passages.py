@@ -100,9 +100,13 @@ def test_focus_row__one_unit_is_focus():
     assert focus_row([unit], source) == focus(unit, source)
 
 
-def test_focus_row__a_unit_sharing_no_word_makes_it_the_whole_source():
+def test_focus_row__a_unit_sharing_no_word_changes_nothing_the_others_read():
     source = article((3, "Anna Berg founded the shipyard in 1950."))
-    assert focus_row(["Anna Berg founded the shipyard.", "Zebras sing opera."], source) == source
+    units = ["Anna Berg founded the shipyard."]
+    for note in ("Zebras sing opera.", "[Fact-checked by Compliance: no issues found]"):
+        assert focus_row([*units, note], source) == focus_row(units, source) != source
+    # no unit shares a word: nothing to focus on, the whole source
+    assert focus_row(["Zebras sing opera."], source) == source
 
 
 def test_focus_row__short_source_read_whole():
