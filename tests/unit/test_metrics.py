@@ -539,7 +539,9 @@ async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_on
 async def test_groundedness__verdict_evidence_for_contradicted_and_absent_units():
     judge = FakeJudge(three_way)
     metric = Groundedness(GroundednessConfig(evidence="unsupported"))
-    result = await score(metric, sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is red."), judge)
+    result = await score(
+        metric, sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is red."), judge
+    )
     assert [u.evidence for u in result.units] == [
         None,
         "The X200 weighs 1.2 kg.",
