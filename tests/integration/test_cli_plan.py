@@ -33,13 +33,15 @@ LONG_SOURCE = " ".join(
 def fact_checks(report: dict[str, Any]) -> int:
     """The run's groundedness questions whether a sentence not in its source states a fact at
     all, one per such sentence of a row: the plan assumes every verdict Yes, so it counts
-    none of them (the scripted judge puts the Mars sentences there)."""
+    none of them (the scripted judge puts the Mars sentences there). A sentence in none of
+    its source's words ("It is free.") is not in it without a verdict call, in the plan too,
+    which then asks it the question as the run does."""
     held = ("not in source", "unsupported", "declines")
     return sum(
         1
         for row in report["rows"]
         for unit in row["metrics"].get("groundedness", {}).get("units", [])
-        if unit["verdict"] in held
+        if unit["verdict"] in held and not unit["detail"].get("off_source")
     )
 
 

@@ -47,7 +47,7 @@ ROWS = [
     {
         "id": "mars-1",
         "question": "Shipping?",
-        "contexts": ["We ship in the EU."],
+        "contexts": ["We ship in the EU, free of charge."],
         "answer": "We ship to Mars. It is free.",
     },
 ]
