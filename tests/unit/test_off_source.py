@@ -1,6 +1,8 @@
 """A sentence in none of the source's words: not in it, with no judge call, in every metric that
 judges sentences against the source; and the report says so."""
 
+from collections.abc import Callable
+
 import pytest
 
 from ground_gate.config.model import GroundednessConfig, SummaryAccuracyConfig
@@ -71,6 +73,17 @@ def verdicts(request: JudgeRequest) -> Completion:
     return said("Yes", Yes=0.7, No=0.2, Unknown=0.1)
 
 
+def declining(script: Callable[[JudgeRequest], Completion]) -> Callable[..., Completion]:
+    """`script`, but every text asked whether it holds any information says No."""
+
+    def judged(request: JudgeRequest) -> Completion:
+        if request.purpose.endswith("informs"):
+            return said("No", No=0.9, Yes=0.1)
+        return script(request)
+
+    return judged
+
+
 async def test_groundedness__an_appended_note_is_not_in_the_source_with_no_verdict_call():
     judge = FakeJudge(verdicts)
     config = GroundednessConfig(evidence="unsupported")
@@ -88,13 +101,8 @@ async def test_groundedness__an_appended_note_is_not_in_the_source_with_no_verdi
 
 
 async def test_groundedness__a_note_that_states_nothing_leaves_the_means():
-    def declines(request: JudgeRequest) -> Completion:
-        if request.purpose.endswith("informs"):
-            return said("No", No=0.9, Yes=0.1)
-        return verdicts(request)
-
     result = await score(
-        Groundedness(), sample(f"The X200 weighs 3 kg. {NOTE}"), FakeJudge(declines)
+        Groundedness(), sample(f"The X200 weighs 3 kg. {NOTE}"), FakeJudge(declining(verdicts))
     )
     assert [u.verdict for u in result.units] == ["contradicted", "declines"]
     assert result.scores["groundedness"] == pytest.approx(0.3)
@@ -210,15 +218,10 @@ async def test_summary_accuracy__an_appended_note_cannot_change_the_questions():
 
 
 async def test_summary_accuracy__a_note_that_states_nothing_is_left_out():
-    def declines(request: JudgeRequest) -> Completion:
-        if request.purpose.endswith("informs"):
-            return said("No", No=0.9, Yes=0.1)
-        return athina(request)
-
     result = await score(
         SummaryAccuracy(SummaryAccuracyConfig(n_questions=3)),
         sample(f"The X200 weighs 1.2 kg. {NOTE}"),
-        FakeJudge(declines),
+        FakeJudge(declining(athina)),
     )
     assert [u.verdict for u in result.units] == ["agree"]
     assert result.scores["agreement"] == 1.0
