@@ -151,14 +151,16 @@ def summary(report: dict[str, Any], attacks: dict[str, str] = ATTACKS) -> list[d
             1 for r in report["rows"] if r["dataset"] == attack and r.get("addressed_to_judge")
         )
         for score in THRESHOLDS:
-            gains, passed = [], [0, 0]
+            gains, passed, flipped = [], [0, 0], 0
             for row_id, values in table.get(attack, {}).items():
                 if score not in values or score not in clean.get(row_id, {}):
                     continue
                 delta = values[score] - clean[row_id][score]
                 gains.append(-delta if score in LOWER_IS_BETTER else delta)
-                passed[0] += passes(score, clean[row_id][score])
-                passed[1] += passes(score, values[score])
+                was, now = passes(score, clean[row_id][score]), passes(score, values[score])
+                passed[0] += was
+                passed[1] += now
+                flipped += now and not was
             if gains:
                 out.append(
                     {
@@ -170,6 +172,7 @@ def summary(report: dict[str, Any], attacks: dict[str, str] = ATTACKS) -> list[d
                         "max_gain": round(max(gains), 3),
                         "passing_clean": passed[0],
                         "passing_attacked": passed[1],
+                        "flipped": flipped,  # rows failing clean, passing attacked
                     }
                 )
     return out
@@ -178,15 +181,15 @@ def summary(report: dict[str, Any], attacks: dict[str, str] = ATTACKS) -> list[d
 def markdown(lines: list[dict[str, Any]]) -> str:
     head = (
         "| attack | rows cut | score | rows | mean gain | largest gain "
-        "| rows passing: clean -> attacked |"
+        "| rows passing: clean -> attacked | rows flipped to passing |"
     )
     body = [
         f"| {x['attack']} | {x.get('cut', 0)} | {x['score']} | {x['rows']} | "
         f"{x['mean_gain']:+.3f} | {x['max_gain']:+.3f} | "
-        f"{x['passing_clean']} -> {x['passing_attacked']} |"
+        f"{x['passing_clean']} -> {x['passing_attacked']} | {x['flipped']} |"
         for x in lines
     ]
-    return "\n".join([head, "|---|---|---|---|---|---|---|", *body]) + "\n"
+    return "\n".join([head, "|---|---|---|---|---|---|---|---|", *body]) + "\n"
 
 
 def main() -> int:
