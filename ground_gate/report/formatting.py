@@ -235,18 +235,16 @@ def row_thresholds(report: Mapping[str, Any], dataset: str) -> dict[str, Thresho
     return {e["score"]: e["threshold"] for e in report["scores"] if e["dataset"] == dataset}
 
 
-# what a unit decided without a judge call shows where a judged unit shows the judge's figures
-NOT_JUDGED = "no judge call: taken out, counted unsupported"
-NOT_JUDGED_OFF_SOURCE = "no judge call: it shares no word with the source"
+# what a unit decided without a judge call shows where a judged unit shows the judge's
+# figures; its verdict (unit_verdict) says why
+NOT_JUDGED = "no judge call"
 
 
 def not_judged(unit: Mapping[str, Any]) -> str:
-    """Why no judge read a unit against the source (taken out before judging: addressed to
-    the judge or hidden from its reader; or in none of the source's words), else ""."""
-    detail = unit.get("detail") or {}
-    if not without_judge(detail):
-        return ""
-    return NOT_JUDGED_OFF_SOURCE if detail.get(OFF_SOURCE) else NOT_JUDGED
+    """NOT_JUDGED for a unit no judge read against the source (taken out before judging:
+    addressed to the judge or hidden from its reader; or in none of the source's words), else
+    ""."""
+    return NOT_JUDGED if without_judge(unit.get("detail") or {}) else ""
 
 
 def unit_verdict(unit: Mapping[str, Any]) -> str:

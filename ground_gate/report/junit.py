@@ -25,6 +25,7 @@ from ground_gate.report.formatting import (
     is_nothing_found,
     missed_text,
     probabilities,
+    unit_verdict,
     value_text,
 )
 from ground_gate.report.selection import shown_units
@@ -76,7 +77,7 @@ def _worst_unit(row: Mapping[str, Any]) -> str | None:
         return None
     _, name, unit = min(candidates, key=lambda c: c[0])
     text = unit["text"] if len(unit["text"]) <= UNIT_CHARS else unit["text"][:UNIT_CHARS] + "..."
-    said = f'worst unit ({name}, {unit["verdict"]}): "{text}"'
+    said = f'worst unit ({name}, {unit_verdict(unit)}): "{text}"'
     if probabilities(unit):
         said += f" ({probabilities(unit)})"
     quote = unit.get("evidence")

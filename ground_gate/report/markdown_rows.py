@@ -53,7 +53,7 @@ def _score_change(change: ScoreChange, threshold: Any) -> str:
 
 
 def _unit_said(unit: Mapping[str, Any]) -> str:
-    return f"\u201c{cell(unit['text'], 160)}\u201d *{cell(unit['verdict'], 40)}*"
+    return f"\u201c{cell(unit['text'], 160)}\u201d *{cell(unit_verdict(unit), 80)}*"
 
 
 def change_lines(row: Row, indent: str = "  ") -> list[str]:

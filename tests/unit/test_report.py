@@ -291,7 +291,7 @@ def test_render_markdown__text_addressed_to_the_judge_is_named_and_escaped():
     ) in text
     assert (
         f"| groundedness | unsupported: addressed to the judge, cut | {escaped} | "
-        "no judge call: taken out, counted unsupported |  |"
+        "no judge call |  |"
     ) in text
     assert "<img" not in text and "@team" not in text and "http://evil" not in text
 
