@@ -51,9 +51,9 @@ def touched(files: list[Path]) -> list[dict[str, Any]]:
     return rows
 
 
-def run(files: list[Path], out: Path, model: str, cache: Path | None) -> int:
+def run(files: list[Path], out: Path, model: str, cache: Path | None, metrics: list[str]) -> int:
     rows = touched(files)
-    config = write_project(rows, out, model, list(SPECS), {}, " ", SPECS)
+    config = write_project(rows, out, model, metrics, {}, " ", SPECS)
     (out / "labels.json").write_text(
         json.dumps({r["id"]: r["label"] for r in rows}, indent=1) + "\n", encoding="utf-8"
     )
@@ -104,11 +104,12 @@ def main() -> int:
     parser.add_argument("--cache", type=Path, help="a judge cache to start from (copied)")
     parser.add_argument("--model", default="qwen2.5-coder-1.5b")
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("BEFORE", "AFTER"))
+    parser.add_argument("--metrics", default=",".join(SPECS), help="comma-separated subset")
     args = parser.parse_args()
     if args.compare:
         compare(*args.compare)
         return 0
-    return run(args.labels, args.out, args.model, args.cache)
+    return run(args.labels, args.out, args.model, args.cache, args.metrics.split(","))
 
 
 if __name__ == "__main__":
