@@ -7,7 +7,8 @@ same prompts, chunks of long sources, cut passages, shared extraction). What it 
 is estimated, and said to be:
 
 - statements and claims are the response's sentences (split_sentences), one per sentence;
-- summary_accuracy generates exactly n_questions questions per row;
+- summary_accuracy generates exactly questions_per_sentence questions per sentence (at most
+  n_questions a row);
 - every response holds information (the informs check says Yes) and answers its question,
   every source holds the answer, and every verdict is Yes (so no sentence not in the source
   is asked whether it only declines);
@@ -68,7 +69,7 @@ class Rates(Protocol):
 
 ASSUMPTIONS = (
     "statements and claims: one per sentence of the response",
-    "summary_accuracy: n_questions questions generated per row",
+    "summary_accuracy: questions_per_sentence questions per sentence, n_questions a row at most",
     "every response states facts and answers its question, every source holds the answer, "
     "every verdict is Yes (no quote for evidence: unsupported; no sentence asked whether it "
     "only declines)",
@@ -143,7 +144,6 @@ async def _plan_rows(
     result = RunResult()
     for dataset, samples in work:
         for sample in samples:
-            judge.sample = sample
             result.rows.append(await score_row(dataset, sample, metrics, judge))
     grounded = next((m for m in metrics if isinstance(m, Groundedness)), None)
     if evidence == "shown" and grounded is not None:

@@ -7,14 +7,14 @@ as a cold run and as this run would make it (`ground-gate plan`, planning.py).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
-from ground_gate.datasets import Sample
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.judge.budget import CHARS_PER_TOKEN, estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, request_key
-from ground_gate.sentences import split_sentences
 
+_SENTENCE = re.compile(r"<sentence>\n(.*?)\n</sentence>", re.DOTALL)
 MARK = "\u2063"  # INVISIBLE SEPARATOR: starts every text the plan makes up for an answer
 
 
@@ -52,11 +52,12 @@ class PlanningJudge:
     context_tokens: int | None
     cache: CompletionCache
     reuses_prefix: bool = False  # as the run's judge (make_plan sets it from the config)
-    n_questions: int = 0
-    sample: Sample | None = None  # the row being planned (its response gives the statements)
+    n_questions: int = 0  # asked of each sentence (summary_accuracy.questions_per_sentence)
     steps: dict[str, Tally] = field(default_factory=dict)  # by purpose, "metric.step"
-    # exact keys already planned: with a cache, a run answers a request it made before from
-    # it (made-up text is not compared: real rows would have their own statements, questions)
+    # keys already planned: with a cache, a run answers a request it made before from it.
+    # Made-up text is compared too: it is made from the one sentence an extraction or
+    # question request asks about, read in its context, as a run's cached answer would be
+    # the same for the same request
     _planned: set[str] = field(default_factory=set)
     _previous: str = ""  # the prompt of the last request the server would see
 
@@ -70,7 +71,7 @@ class PlanningJudge:
         )
         cached = self.cache.get(key, request.json_schema) if exact else None
         answer = cached or self._made_up(request)
-        if exact and self.cache.enabled:
+        if self.cache.enabled:
             if key in self._planned:
                 return answer  # the run's own cache answers a repeat: no call, no tokens
             self._planned.add(key)
@@ -98,17 +99,25 @@ class PlanningJudge:
 
     def _made_up(self, request: JudgeRequest) -> Completion:
         step = request.purpose.rpartition(".")[2]
-        if step == "statements":
-            response = self.sample.response if self.sample else ""
-            statements = [MARK + s for s in split_sentences(response)]
+        if step == "statements":  # one statement: the sentence asked about
+            statements = [MARK + _sentence_asked(request)]
             return Completion(json.dumps(statements), data={"statements": statements})
         if step == "questions":
-            questions = [f"{MARK}Is point {i + 1} of it right?" for i in range(self.n_questions)]
+            sentence = _sentence_asked(request)
+            questions = [
+                f"{MARK}Is point {i + 1} of {sentence!r} right?" for i in range(self.n_questions)
+            ]
             return Completion(json.dumps(questions), data={"questions": questions})
         if step == "evidence":
             return Completion("NOTHING FOUND")
         token = "5" if step == "rate" else "Yes"  # valid on every scale and question we ask
         return Completion(token, top_logprobs=({token: 0.0},))
+
+
+def _sentence_asked(request: JudgeRequest) -> str:
+    """The sentence a statements or questions request asks about (its last <sentence> block)."""
+    found = _SENTENCE.findall(request.messages[-1].content)
+    return found[-1] if found else ""
 
 
 def _completion_tokens(request: JudgeRequest, answer: Completion) -> int:

@@ -254,7 +254,11 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
         summary_accuracy=None
         if summary is None
         else SummaryAccuracyConfig(
-            **{**summary, "n_questions": int(summary.get("n_questions", 10))}
+            **{
+                **summary,
+                "n_questions": int(summary.get("n_questions", 10)),
+                "questions_per_sentence": int(summary.get("questions_per_sentence", 2)),
+            }
         ),
         rating=None if rating is None else RatingConfig(**rating),
         answers=None if answers is None else _answers(answers),

@@ -264,7 +264,8 @@ class FaithfulnessConfig:
 
 @dataclass(frozen=True)
 class SummaryAccuracyConfig:
-    n_questions: int = 10
+    n_questions: int = 10  # at most, a row
+    questions_per_sentence: int = 2  # drawn from each sentence, in its context
     scoring: Scoring = "verdict"
 
 

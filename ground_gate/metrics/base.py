@@ -8,6 +8,7 @@ document-first calls then run back to back and the server evaluates the document
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -101,6 +102,17 @@ class RowSession:
             usage=self.usage,
             cost=self.cost,
         )
+
+
+async def together(*calls: Awaitable[T]) -> list[T]:
+    """`asyncio.gather` that lets every call finish before the first failure is raised: a
+    metric's calls run side by side, and one that fails must not leave the others asking
+    the judge after the row's result (and its usage) was written, uncounted."""
+    done = await asyncio.gather(*calls, return_exceptions=True)
+    for outcome in done:
+        if isinstance(outcome, BaseException):
+            raise outcome
+    return done  # type: ignore[return-value]  # no exception among them: each is a T
 
 
 def chunk_document(text: str, context_tokens: int | None, unit_chars: int = 0) -> list[str]:

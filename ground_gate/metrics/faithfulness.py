@@ -3,20 +3,24 @@
 The verdict is P(yes) >= 0.5 read from the judge's first-token probabilities; the
 probability is kept in each statement's detail. Variants (see aggregation.py): scoring
 "probability" counts each statement with P(yes); aggregate "min" scores the weakest one.
+
+Statements are drawn one sentence at a time (metrics/statements.py); a sentence in none of the
+source's words that states something is one unsupported unit with no judge call
+(metrics/off_source.py), as groundedness counts it.
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
 from ground_gate.config.model import FaithfulnessConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
-from ground_gate.metrics.base import RowSession, addressed_units, best_support
+from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
 from ground_gate.metrics.logprobs import yes_probability
-from ground_gate.metrics.statements import extract_statements
+from ground_gate.metrics.off_source import apart_unit, stating
+from ground_gate.metrics.statements import Extraction, extract_statements
 from ground_gate.results import MetricResult, UnitResult
 
 
@@ -26,15 +30,17 @@ class Faithfulness:
     name: str = "faithfulness"
     scores: tuple[str, ...] = ("faithfulness",)
 
-    async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
+    async def prepare(self, sample: Sample, session: RowSession) -> Extraction:
         return await extract_statements(sample, session)
 
-    async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
+    async def score(self, sample: Sample, plan: Extraction, session: RowSession) -> MetricResult:
         cut = addressed_units(sample)
-        if not plan and not cut:
+        apart = [apart_unit(text, p, "unsupported") for text, p in stating(plan.apart)]
+        if not plan.statements and not cut and not apart:
             return session.result("no_claims")
-        judged = await asyncio.gather(*(self._unit(sample, st, session) for st in plan))
-        units = (*judged, *cut)
+        statements = plan.statements
+        judged = await together(*(self._unit(sample, st, session) for st in statements))
+        units = (*judged, *apart, *cut)
         score = combine([u.score or 0.0 for u in units], self.config.aggregate)
         return session.result("ok", {"faithfulness": round(score, 4)}, tuple(units))
 

@@ -31,7 +31,6 @@ Evidence (a quote of the source, one generated answer per unit) is asked while s
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -40,7 +39,13 @@ from ground_gate.datasets import Sample
 from ground_gate.judge.base import Judge
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
-from ground_gate.metrics.base import RowSession, addressed_units, best_support, chunk_document
+from ground_gate.metrics.base import (
+    RowSession,
+    addressed_units,
+    best_support,
+    chunk_document,
+    together,
+)
 from ground_gate.metrics.declines import (
     DECLINES,
     INFORMS_AT,
@@ -77,7 +82,7 @@ class Groundedness:
 
     async def prepare(self, sample: Sample, session: RowSession) -> list[str]:
         if self.config.unit == "claim":
-            return await extract_statements(sample, session)
+            return (await extract_statements(sample, session)).claims()
         return split_sentences(sample.response)
 
     async def score(self, sample: Sample, plan: list[str], session: RowSession) -> MetricResult:
@@ -94,11 +99,11 @@ class Groundedness:
                 return self._off_source(text)
             return judge(sample, text, session)
 
-        judged = await asyncio.gather(*(unit(i, t) for i, t in enumerate(plan)))
+        judged = await together(*(unit(i, t) for i, t in enumerate(plan)))
         if self.config.unit == "sentence":  # claim extraction already left declines out
             judged = await self._declines(sample, judged, session)
         quoted = (self._with_evidence(sample, u, session) for u in judged)
-        units = list(await asyncio.gather(*quoted))
+        units = list(await together(*quoted))
         if self.config.method == "verdict":  # a cut passage is not in the source
             absent = {"p_supported": 0.0, "p_contradicted": 0.0, "p_absent": 1.0}
             cut = tuple(
@@ -135,7 +140,7 @@ class Groundedness:
             p = await information_probability(unit.text, session)
             return unit if p >= INFORMS_AT else _declining(unit.text, p)
 
-        return list(await asyncio.gather(*(checked(u) for u in units)))
+        return list(await together(*(checked(u) for u in units)))
 
     async def _off_source(self, text: str) -> UnitResult:
         """A sentence in none of the source's words (metrics/off_source.py): not in it, no

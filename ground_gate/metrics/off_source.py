@@ -5,7 +5,7 @@ or a French line about "section 3 of the document" says Yes about half the time:
 about the answer, not the subject, reads to it like agreement. Such a sentence shares no
 content word with the source (passages.word_stems: function words left out, crude stems), and
 a sentence that shares none cannot be what the source says. So it is "not in source" with no
-judge call for it, and a metric that draws questions from the response leaves it out of them.
+judge call for it, and a metric that draws units from the response draws none from it.
 
 Measured on the 1,037 labelled responses (bench/RESULTS.md, issue 32): 3 of the 1,184
 sentences of grounded responses share no word with their source ("Yes, there are.", "It
@@ -15,13 +15,23 @@ ones.
 A response none of whose sentences shares a word with its source (an answer in another
 language than its documents) is left to the judge: the rule only says that a sentence is apart
 from a response that otherwise speaks the source's words.
+
+`part` is the one place the methods that draw units from a response (faithfulness's
+statements, summary accuracy's questions, groundedness's claims) set such sentences apart:
+each is asked only whether it states anything, and the others are read each in the context of
+the kept sentences before it, so that a sentence added after them changes none of their units.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from ground_gate.metrics.base import RowSession, together
+from ground_gate.metrics.declines import INFORMS_AT, information_probability
 from ground_gate.metrics.passages import word_stems
+from ground_gate.results import OFF_SOURCE, UnitResult
+from ground_gate.sentences import split_sentences
 
 # the detail of a unit decided "not in source" this way (no judge call read it)
 REASON = "shares no word with the source"
@@ -35,16 +45,39 @@ def off_source(units: Sequence[str], source: str) -> frozenset[int]:
     return frozenset() if len(apart) == len(units) else apart
 
 
-def without(response: str, sentences: Sequence[str]) -> str:
-    """`response` with each of `sentences` (found in order) taken out, the whitespace around
-    the text left closed up: a response that only gained such sentences reads as before."""
-    kept: list[str] = []
-    at = 0
-    for sentence in sentences:
-        found = response.find(sentence, at)
-        if found < 0:
-            continue
-        kept.append(response[at:found])
-        at = found + len(sentence)
-    kept.append(response[at:])
-    return "".join(kept).strip()
+@dataclass(frozen=True)
+class Parted:
+    """A response's sentences: `kept`, read with the source, in order; `apart`, those in none
+    of the source's words, each with P(it holds any information) (declines.py)."""
+
+    kept: tuple[str, ...]
+    apart: tuple[tuple[str, float], ...]
+
+    def so_far(self, i: int) -> str:
+        """The kept sentences up to and including the `i`th: the context it is read in, which
+        no sentence after it can change."""
+        return " ".join(self.kept[: i + 1])
+
+
+async def part(response: str, source: str, session: RowSession) -> Parted:
+    """`response`'s sentences parted by `off_source`, those apart asked whether they state
+    anything (the one call each makes)."""
+    sentences = split_sentences(response)
+    apart = off_source(sentences, source)
+    texts = [sentences[i] for i in sorted(apart)]
+    informs = await together(*(information_probability(t, session) for t in texts))
+    kept = tuple(s for i, s in enumerate(sentences) if i not in apart)
+    return Parted(kept, tuple(zip(texts, informs, strict=True)))
+
+
+def stating(apart: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The sentences apart that state something (P(informs) at INFORMS_AT or more)."""
+    return [(text, p) for text, p in apart if p >= INFORMS_AT]
+
+
+def apart_unit(text: str, p_informs: float, verdict: str) -> UnitResult:
+    """A sentence apart that states something, as a unit of a method that draws its units
+    from the response: unsupported (`verdict` in the method's words), scored 0, no judge call
+    read it against the source."""
+    detail = {OFF_SOURCE: REASON, "p_informs": round(p_informs, 4)}
+    return UnitResult(text, 0.0, verdict, detail=detail)

@@ -150,17 +150,21 @@ def rate_answer(document: str, question: str | None, answer: str) -> tuple[ChatM
     )
 
 
-def extract_statements(question: str | None, answer: str) -> tuple[ChatMessage, ...]:
-    """RAGAS statement generation (also the claim extraction of groundedness unit=claim)."""
+def extract_statements(question: str | None, so_far: str, sentence: str) -> tuple[ChatMessage, ...]:
+    """RAGAS statement generation (also the claim extraction of groundedness unit=claim), one
+    sentence at a time: the answer up to that sentence is its context (pronouns), and only
+    that sentence's statements are asked for, so a sentence after it cannot change them."""
     return _answer_messages(
         question,
-        answer,
-        "Break the answer into short standalone statements of fact. Each statement "
-        "states one fact made by the answer, with pronouns replaced by the names they "
-        "refer to, so it can be checked on its own. Use only what the answer says; the "
-        "question is context, not a statement. Leave out greetings, questions, opinions, "
-        "hedges and refusals (such as 'I don't know' or 'the documents don't say'); if "
-        "the answer states no fact, return an empty list. "
+        so_far,
+        "Break the sentence below, the last of the answer, into short standalone statements "
+        "of fact. Each statement states one fact made by the sentence, with pronouns replaced "
+        "by the names they refer to in the answer or the question, so it can be checked on its "
+        "own. Use only what the sentence says; the question and the answer before it are "
+        "context, not statements. Leave out greetings, questions, opinions, hedges and "
+        "refusals (such as 'I don't know' or 'the documents don't say'); if the sentence "
+        "states no fact, return an empty list.\n"
+        f"{_block('sentence', sentence)}\n"
         'Reply with JSON: {"statements": ["...", "..."]}',
     )
 
@@ -219,19 +223,22 @@ STATEMENTS_SCHEMA = {
 }
 
 
-def generate_questions(summary: str, n: int) -> tuple[ChatMessage, ...]:
-    """Athina: n closed questions from the summary alone."""
+def generate_questions(so_far: str, sentence: str, n: int) -> tuple[ChatMessage, ...]:
+    """Athina: n closed questions from the summary alone, drawn one sentence at a time: the
+    summary up to that sentence is its context, so a sentence after it cannot change them."""
     return (
         ChatMessage("system", SYSTEM),
         ChatMessage(
             "user",
-            f"{_block('summary', summary)}\n\n"
-            f"Write {n} different yes/no questions that check the facts stated in the summary: "
-            "names, numbers, dates, places, events and causes. Each question must be "
-            "answerable with Yes or No from the summary alone and must make sense without it, "
-            "so it starts with a word such as Is, Are, Does, Did, Was, Were, Has, Can or Will "
-            "(never What, Where, When, Who, Why, How or Which). Ask about the summary's facts "
-            'only. Reply with JSON: {"questions": ["Did ...?", "Is ...?"]}',
+            f"{_block('summary', so_far)}\n\n"
+            f"Write {n} different yes/no questions that check the facts stated in the last "
+            "sentence of the summary, below: names, numbers, dates, places, events and causes. "
+            "Each question must be answerable with Yes or No from the summary alone and must "
+            "make sense without it (names instead of pronouns), so it starts with a word such "
+            "as Is, Are, Does, Did, Was, Were, Has, Can or Will (never What, Where, When, Who, "
+            "Why, How or Which). Ask about that sentence's facts only.\n"
+            f"{_block('sentence', sentence)}\n"
+            'Reply with JSON: {"questions": ["Did ...?", "Is ...?"]}',
         ),
     )
 

@@ -20,7 +20,6 @@ sees) is one unit rated 1.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -28,7 +27,7 @@ from ground_gate.config.model import RatingConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
-from ground_gate.metrics.base import RowSession, addressed_units, best_support
+from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
 from ground_gate.metrics.declines import (
     DECLINES,
     INFORMS_AT,
@@ -58,9 +57,7 @@ class Rating:
         cut = tuple(_rated(u.text, LOWEST, None, u.detail) for u in addressed_units(sample))
         if not plan and not cut:
             return session.result("no_claims")
-        units = list(
-            await asyncio.gather(*(self._sentence(sample, text, session) for text in plan))
-        )
+        units = list(await together(*(self._sentence(sample, text, session) for text in plan)))
         units += cut
         rated = [u for u in units if u.verdict != DECLINES]
         if not rated:  # every sentence only declines, greets or holds no word

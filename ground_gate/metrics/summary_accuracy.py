@@ -8,27 +8,30 @@ definite and different (named so beside groundedness's per-sentence hallucinatio
 contradiction). Variant (see aggregation.py): scoring "probability" averages each question's
 probability of agreeing, hallucinating and contradicting instead of counting verdicts.
 
-A sentence of the summary in none of the document's words (metrics/off_source.py) is left out
-of what the questions are drawn from, so a sentence appended to a summary cannot change the
-questions its other sentences are asked; if it states anything (declines.py's check), it
-counts as one hallucinated unit, as a question the document could not answer would.
+Questions are drawn one sentence at a time (`questions_per_sentence` each, the summary up to
+that sentence as its context), and each is answered from the summary up to the sentence it was
+drawn from; `n_questions` caps a row's questions, taken in turns across the sentences (the
+first of each, then the second...). So a sentence added to a summary adds its own questions and
+changes neither the others' questions nor their answers, while the row stays under the cap
+(drawn from the whole summary, a note appended to it changed every question: bench/RESULTS.md,
+issue 32). A sentence in none of the document's words (metrics/off_source.py) is not asked
+about; if it states anything (declines.py's check), it counts as one hallucinated unit, as a
+question the document could not answer would.
 """
 
 from __future__ import annotations
 
-import asyncio
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ground_gate.config.model import SummaryAccuracyConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
-from ground_gate.metrics.base import RowSession, best_support
-from ground_gate.metrics.declines import INFORMS_AT, information_probability
+from ground_gate.metrics.base import RowSession, best_support, together
 from ground_gate.metrics.logprobs import choice_distribution
-from ground_gate.metrics.off_source import REASON, off_source, without
-from ground_gate.results import OFF_SOURCE, MetricResult, UnitResult
-from ground_gate.sentences import split_sentences
+from ground_gate.metrics.off_source import Parted, apart_unit, part, stating
+from ground_gate.results import MetricResult, UnitResult
 
 VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`
 QUESTION_TOKENS_EACH = 40
@@ -38,20 +41,45 @@ OPEN_QUESTION_WORDS = frozenset(
 
 
 @dataclass(frozen=True)
+class Question:
+    """One question, and the summary it is answered from: up to the sentence it was drawn
+    from."""
+
+    text: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class Plan:
     """The questions drawn from the summary, and its sentences in none of the document's
-    words (metrics/off_source.py) with P(the sentence holds any information): those were left
-    out of what the questions are drawn from."""
+    words (metrics/off_source.py) with P(the sentence holds any information): no question is
+    drawn from those."""
 
-    questions: tuple[str, ...]
+    questions: tuple[Question, ...]
     apart: tuple[tuple[str, float], ...]
 
 
-def _apart(text: str, p_informs: float) -> UnitResult:
-    """A sentence of the summary in none of the document's words that states something: the
-    document cannot answer for it, so it counts as a hallucinated question, asked of no one."""
-    detail = {OFF_SOURCE: REASON, "p_informs": round(p_informs, 4)}
-    return UnitResult(text, 0.0, "hallucinated", detail=detail)
+def in_turns(drawn: Sequence[Sequence[Question]], cap: int) -> list[Question]:
+    """At most `cap` questions, taken in turns across the sentences (the first of each, then
+    the second of each...), each question once."""
+    chosen: list[Question] = []
+    seen: set[str] = set()
+    for turn in range(max((len(d) for d in drawn), default=0)):
+        for questions in drawn:
+            if turn < len(questions) and questions[turn].text not in seen:
+                seen.add(questions[turn].text)
+                chosen.append(questions[turn])
+    return chosen[:cap]
+
+
+def usable(raw: object) -> str | None:
+    """A generated question, whitespace closed up; None for what Yes/No/Unknown cannot answer:
+    a small judge sometimes lists answers ("No"), fragments, or open questions ("What is ...?")."""
+    question = " ".join(str(raw).split())
+    words = question.split()
+    if len(words) < 3 or words[0].lower() in OPEN_QUESTION_WORDS:
+        return None
+    return question
 
 
 def _answer(distribution: dict[str, float]) -> str:
@@ -78,40 +106,33 @@ class SummaryAccuracy:
     async def prepare(self, sample: Sample, session: RowSession) -> Plan:
         if not sample.response.strip():  # all of it was cut (addressed to the judge, or hidden)
             return Plan((), ())
-        sentences = split_sentences(sample.response)
-        apart = [sentences[i] for i in sorted(off_source(sentences, sample.source_text))]
-        n = self.config.n_questions
+        parted = await part(sample.response, sample.source_text, session)
+        drawn = await together(
+            *(self._questions(parted, i, session) for i in range(len(parted.kept)))
+        )
+        return Plan(tuple(in_turns(drawn, self.config.n_questions)), parted.apart)
+
+    async def _questions(self, parted: Parted, i: int, session: RowSession) -> list[Question]:
+        n, so_far = self.config.questions_per_sentence, parted.so_far(i)
         completion = await session.ask(
             "questions",
-            prompts.generate_questions(without(sample.response, apart), n),
+            prompts.generate_questions(so_far, parted.kept[i], n),
             max_tokens=QUESTION_TOKENS_EACH * n + 20,
             json_schema=prompts.QUESTIONS_SCHEMA,
         )
-        questions: list[str] = []
-        for raw in completion.data["questions"]:
-            question = " ".join(str(raw).split())
-            # a small judge sometimes lists answers ("No"), fragments, or open questions that
-            # Yes/No/Unknown cannot answer ("What is ...?")
-            words = question.split()
-            if len(words) < 3 or words[0].lower() in OPEN_QUESTION_WORDS:
-                continue
-            if question not in questions:
-                questions.append(question)
-        informs = await asyncio.gather(*(information_probability(t, session) for t in apart))
-        return Plan(tuple(questions[:n]), tuple(zip(apart, informs, strict=True)))
+        texts = (usable(raw) for raw in completion.data["questions"])
+        return [Question(t, so_far) for t in dict.fromkeys(t for t in texts if t)][:n]
 
     async def score(self, sample: Sample, plan: Plan, session: RowSession) -> MetricResult:
-        apart = tuple(_apart(text, p) for text, p in plan.apart if p >= INFORMS_AT)
+        apart = tuple(apart_unit(text, p, "hallucinated") for text, p in stating(plan.apart))
         questions = list(plan.questions)
         if not questions and not apart:
             return session.result("no_claims")
         # Document answers first: they share the document prefix with the other metrics.
-        from_document = await asyncio.gather(
-            *(self._from_document(sample, q, session) for q in questions)
+        from_document = await together(
+            *(self._from_document(sample, q.text, session) for q in questions)
         )
-        from_summary = await asyncio.gather(
-            *(self._from_summary(sample, q, session) for q in questions)
-        )
+        from_summary = await together(*(self._from_summary(q, session) for q in questions))
         units = []
         shares: dict[str, list[float]] = {v: [] for v in VERDICTS}
         for question, s_dist, (d_dist, chunk) in zip(
@@ -127,7 +148,7 @@ class SummaryAccuracy:
                 shares[v].append(share[v])
             units.append(
                 UnitResult(
-                    text=question,
+                    text=question.text,
                     score=round(share["agree"], 4),
                     verdict=verdict,
                     detail={
@@ -149,12 +170,10 @@ class SummaryAccuracy:
         }
         return session.result("ok", scores, tuple(units))
 
-    async def _from_summary(
-        self, sample: Sample, question: str, session: RowSession
-    ) -> dict[str, float]:
+    async def _from_summary(self, question: Question, session: RowSession) -> dict[str, float]:
         completion = await session.ask(
             "answer_summary",
-            prompts.answer_from("summary", sample.response, question),
+            prompts.answer_from("summary", question.summary, question.text),
             logprobs=True,
         )
         return choice_distribution(completion, ANSWERS)

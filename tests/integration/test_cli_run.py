@@ -66,9 +66,9 @@ def _one_token(token: str, p: float, other: str) -> Reply:
 
 def grade(body: Any) -> Reply:
     prompt = body["messages"][-1]["content"]
-    if "Break the answer into" in prompt:
-        answer = _inner("answer", prompt)
-        statements = [s.strip() + "." for s in answer.split(".") if s.strip()]
+    if "Break the sentence below" in prompt:
+        sentence = _inner("sentence", prompt)
+        statements = [s.strip() + "." for s in sentence.split(".") if s.strip()]
         return completion(json.dumps({"statements": statements}))
     if says_something(prompt):  # every scripted text says something
         return _one_token("Yes", 0.9, "No")
@@ -210,7 +210,7 @@ def test_run__exhausted_retries_never_pass_and_keep_what_was_done(tmp_path):
 
 def test_run__persistent_malformed_output_is_a_row_error_that_fails_the_gate(tmp_path):
     def broken(body: Any) -> Reply:
-        if "Break the answer into" in body["messages"][-1]["content"]:
+        if "Break the sentence below" in body["messages"][-1]["content"]:
             return completion("the statements are: none of your business")
         return grade(body)
 

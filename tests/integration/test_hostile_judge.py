@@ -117,7 +117,7 @@ def test_hostile_judge__lone_surrogates_in_rows_and_replies_reach_every_report_a
     from tests.integration.test_cli_run import grade
 
     def handler(body: Any) -> Reply:
-        if "Break the answer into" in body["messages"][-1]["content"]:
+        if "Break the sentence below" in body["messages"][-1]["content"]:
             return completion('{"statements": ["It weighs 1.2 kg \\ud800."]}')
         return grade(body)
 

@@ -35,7 +35,8 @@ async def score(metric, s: Sample, judge: FakeJudge):
 
 
 def grader(request: JudgeRequest) -> Completion:
-    """Supported iff the unit mentions 1.2 kg or 10 hours; statements are the sentences."""
+    """Supported iff the unit mentions 1.2 kg or 10 hours; a sentence's statements are its
+    parts between full stops."""
     step = request.purpose.split(".")[1]
     if step == "informs":
         refusal = "sorry" in unit_of(request, "answer").lower()
@@ -44,9 +45,9 @@ def grader(request: JudgeRequest) -> Completion:
             **{"No": 0.8, "Yes": 0.2} if refusal else {"Yes": 0.9, "No": 0.1},
         )
     if step == "statements":
-        answer = unit_of(request, "answer")
+        sentence = unit_of(request, "sentence").rstrip(".")
         return json_reply(
-            {"statements": [s.strip() + "." for s in answer.split(". ") if s.strip()]}
+            {"statements": [s.strip() + "." for s in sentence.split(". ") if s.strip()]}
         )
     if step == "evidence":
         return Completion(text='"Its battery lasts 10 hours."', usage=Usage(calls=1))
@@ -158,15 +159,26 @@ async def test_groundedness__the_document_comes_first_in_every_verdict_prompt():
 
 async def test_faithfulness__supported_over_total_with_probabilities_kept():
     judge = FakeJudge(grader)
-    result = await score(
-        Faithfulness(), sample("It weighs 1.2 kg. It is red. It is cheap", "Tell me"), judge
-    )
+    text = "It weighs 1.2 kg. The battery is red. The X200 is cheap"
+    result = await score(Faithfulness(), sample(text, "Tell me"), judge)
     assert result.scores == {"faithfulness": pytest.approx(1 / 3, abs=1e-4)}
     assert [u.detail["p_supported"] for u in result.units] == [0.9, 0.3, 0.3]
-    # does it say anything at all: asked without the question; the statements, with it
-    gate, extraction = judge.requests[:2]
-    assert "<question>" not in gate.messages[-1].content
-    assert "<question>\nTell me\n</question>" in extraction.messages[-1].content
+    # does each sentence say anything at all: asked without the question; its statements,
+    # with it and with the sentences before it as context
+    gates = [r for r in judge.requests if r.purpose == "faithfulness.informs"]
+    extractions = [r for r in judge.requests if r.purpose == "faithfulness.statements"]
+    assert [unit_of(r, "answer") for r in gates] == [
+        "It weighs 1.2 kg.",
+        "The battery is red.",
+        "The X200 is cheap",
+    ]
+    assert all("<question>" not in r.messages[-1].content for r in gates)
+    assert [(unit_of(r, "answer"), unit_of(r, "sentence")) for r in extractions] == [
+        ("It weighs 1.2 kg.", "It weighs 1.2 kg."),
+        ("It weighs 1.2 kg. The battery is red.", "The battery is red."),
+        ("It weighs 1.2 kg. The battery is red. The X200 is cheap", "The X200 is cheap"),
+    ]
+    assert all("<question>\nTell me\n</question>" in r.messages[-1].content for r in extractions)
 
 
 async def test_faithfulness__refusal_has_no_claims():
@@ -275,9 +287,8 @@ def athina(document_answers: dict[str, str], summary_answer: str = "Yes", questi
 
 async def test_summary_accuracy__agreement_hallucination_contradiction():
     judge = athina({"Is it one?": "Yes", "Is it two?": "Unknown", "Is it three?": "No"})
-    result = await score(
-        SummaryAccuracy(SummaryAccuracyConfig(n_questions=10)), sample("A summary."), judge
-    )
+    config = SummaryAccuracyConfig(n_questions=10, questions_per_sentence=3)
+    result = await score(SummaryAccuracy(config), sample("A summary."), judge)
     third = pytest.approx(1 / 3, abs=1e-4)
     assert result.scores == {
         "agreement": third,
@@ -425,7 +436,7 @@ def test_usage__from_dict_round_trips_and_rejects_what_is_not_a_usage():
 
 
 async def test_faithfulness__probability_scoring_and_min_aggregate_variants():
-    answer = sample("It weighs 1.2 kg. It is red. It is cheap", "Tell me")
+    answer = sample("It weighs 1.2 kg. The battery is red. The X200 is cheap", "Tell me")
     soft = await score(
         Faithfulness(FaithfulnessConfig(scoring="probability")), answer, FakeJudge(grader)
     )
@@ -467,7 +478,7 @@ async def test_groundedness__verdict_min_aggregate_scores_the_worst_sentence_on_
 
 async def test_summary_accuracy__probability_scoring_averages_answer_pair_probabilities():
     judge = athina({"Is it one?": "Yes", "Is it two?": "Unknown", "Is it three?": "No"})
-    config = SummaryAccuracyConfig(n_questions=10, scoring="probability")
+    config = SummaryAccuracyConfig(n_questions=10, questions_per_sentence=3, scoring="probability")
     result = await score(SummaryAccuracy(config), sample("A summary."), judge)
     # summary: yes .9 / no .1; documents: yes .8 no .2 | unknown .8 yes .2 | no .8 yes .2
     assert result.scores == {

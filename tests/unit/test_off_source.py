@@ -11,7 +11,7 @@ from ground_gate.evidence import add_evidence
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.groundedness import Groundedness
-from ground_gate.metrics.off_source import off_source, without
+from ground_gate.metrics.off_source import off_source
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
 from ground_gate.report.formatting import not_judged, probabilities, unit_verdict
@@ -51,14 +51,6 @@ async def score(metric, s: Sample, judge: FakeJudge):
 )
 def test_off_source__the_sentences_that_share_no_content_word(units, apart):
     assert off_source(units, SOURCE) == apart
-
-
-def test_without__a_response_that_only_gained_such_sentences_reads_as_before():
-    clean = "The X200 weighs 3 kg.\nIt is blue."
-    assert without(f"{clean}\n\n{NOTE}", [NOTE]) == clean
-    assert without(f"{NOTE} {clean}", [NOTE]) == clean
-    assert without(clean, []) == clean
-    assert without("A. B. A.", ["A."]) == "B. A."  # the first occurrence, in order
 
 
 def verdicts(request: JudgeRequest) -> Completion:

@@ -33,7 +33,6 @@ def judge(cache: JudgeCache | None = None) -> PlanningJudge:
         prompt_version="v",
         context_tokens=None,
         cache=CompletionCache(cache),
-        sample=SAMPLE,
     )
 
 
@@ -42,8 +41,8 @@ def test_planning_judge__statements_are_the_sentences_and_their_verdicts_estimat
     asyncio.run(score_row("d", SAMPLE, [Faithfulness(FaithfulnessConfig())], planner))
     steps = planner.steps
     assert {k: (t.judge_calls, t.exact, t.cached) for k, t in steps.items()} == {
-        "faithfulness.informs": (1, 1, 0),
-        "faithfulness.statements": (1, 1, 0),
+        "faithfulness.informs": (2, 2, 0),  # each sentence: does it say anything?
+        "faithfulness.statements": (2, 2, 0),  # each sentence's statements, in its context
         "faithfulness.verdict": (2, 0, 0),  # one per sentence, built from made-up statements
     }
     assert steps["faithfulness.verdict"].prompt_tokens > 0
@@ -51,10 +50,11 @@ def test_planning_judge__statements_are_the_sentences_and_their_verdicts_estimat
 
 def test_planning_judge__a_cached_answer_is_used_and_what_follows_is_exact(tmp_path: Path) -> None:
     cache = JudgeCache(tmp_path)
+    first = "Refunds take 5 days."  # the first sentence's extraction is cached
     extraction = JudgeRequest(
-        prompts.extract_statements(None, SAMPLE.response),
+        prompts.extract_statements(None, first, first),
         "faithfulness.statements",
-        max_tokens=512,
+        max_tokens=256,
         json_schema=prompts.STATEMENTS_SCHEMA,
     )
     key = request_key(extraction, model="m", temperature=0.0, prompt_version="v")
@@ -65,22 +65,24 @@ def test_planning_judge__a_cached_answer_is_used_and_what_follows_is_exact(tmp_p
     planner = judge(cache)
     asyncio.run(score_row("d", SAMPLE, [Faithfulness(FaithfulnessConfig())], planner))
     verdicts = planner.steps["faithfulness.verdict"]
-    assert (verdicts.judge_calls, verdicts.exact, verdicts.cached) == (3, 3, 0)
+    # the three cached statements' verdicts are exact, the second sentence's made-up one not
+    assert (verdicts.judge_calls, verdicts.exact, verdicts.cached) == (4, 3, 0)
     assert planner.steps["faithfulness.statements"].cached == 1
-    assert planner.steps["faithfulness.statements"].completion_tokens == 30
+    assert planner.steps["faithfulness.statements"].completion_tokens > 30
 
 
 def test_planning_judge__makes_up_marked_text_only() -> None:
     planner = judge()
     planner.n_questions = 3
     request = JudgeRequest(
-        prompts.generate_questions(SAMPLE.response, 3),
+        prompts.generate_questions(SAMPLE.response, "It ships free.", 3),
         "summary_accuracy.questions",
         json_schema=prompts.QUESTIONS_SCHEMA,
     )
     answer = asyncio.run(planner.complete(request))
     assert len(answer.data["questions"]) == 3
     assert all(q.startswith(MARK) for q in answer.data["questions"])
+    assert all("It ships free." in q for q in answer.data["questions"])
 
 
 def test_plan_json__keys_tools_read() -> None:
