@@ -253,16 +253,16 @@ def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
         faithfulness=None if faithfulness is None else FaithfulnessConfig(**faithfulness),
         summary_accuracy=None
         if summary is None
-        else SummaryAccuracyConfig(
-            **{
-                **summary,
-                "n_questions": int(summary.get("n_questions", 10)),
-                "questions_per_sentence": int(summary.get("questions_per_sentence", 2)),
-            }
-        ),
+        else SummaryAccuracyConfig(**_counts(summary, ("n_questions", "questions_per_sentence"))),
         rating=None if rating is None else RatingConfig(**rating),
         answers=None if answers is None else _answers(answers),
     )
+
+
+def _counts(options: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """`options` with the counts among `keys` as int (the schema lets 5.0 through as an
+    integer); a key not written keeps the config class's default."""
+    return {k: int(v) if k in keys else v for k, v in options.items()}
 
 
 def _answers(options: dict[str, Any]) -> AnswersConfig:

@@ -153,7 +153,7 @@ def test_load_config__types_are_converted_for_the_models(in_tmp: Path) -> None:
         version: 1
         judge: {provider: openai, temperature: 1, timeout_s: 5, max_concurrency: 3.0}
         datasets: [{name: d, path: d.jsonl, limit: 4.0}]
-        metrics: {summary_accuracy: {n_questions: 5.0}}
+        metrics: {summary_accuracy: {n_questions: 5.0, questions_per_sentence: 3.0}}
         thresholds: {agreement: {min: 1}}
         """
     )
@@ -161,8 +161,9 @@ def test_load_config__types_are_converted_for_the_models(in_tmp: Path) -> None:
     assert isinstance(config.judge.timeout_s, float)
     assert (config.judge.max_concurrency, type(config.judge.max_concurrency)) == (3, int)
     assert (config.datasets[0].limit, type(config.datasets[0].limit)) == (4, int)
-    assert config.metrics.summary_accuracy == SummaryAccuracyConfig(n_questions=5)
-    assert type(config.metrics.summary_accuracy.n_questions) is int
+    summary = config.metrics.summary_accuracy
+    assert summary == SummaryAccuracyConfig(n_questions=5, questions_per_sentence=3)
+    assert type(summary.n_questions) is int and type(summary.questions_per_sentence) is int
     assert config.thresholds["agreement"] == Threshold(min=1.0)
     assert type(config.thresholds["agreement"].min) is float
 
@@ -574,7 +575,7 @@ def test_load_config__reports_every_schema_error_at_once_in_line_order(in_tmp: P
             limit: -1
         metrics:
           groundedness: {unit: sentences, evidence: some}
-          summary_accuracy: {n_questions: 51}
+          summary_accuracy: {n_questions: 51, questions_per_sentence: 0}
         thresholds:
           groundedness: {min: 1.5}
           faithfulness: {}
@@ -597,6 +598,8 @@ def test_load_config__reports_every_schema_error_at_once_in_line_order(in_tmp: P
             "got 'sentences' (did you mean 'sentence'?)",
             "config.yml:11: metrics.summary_accuracy.n_questions: expected an integer <= 50, "
             "got 51",
+            "config.yml:11: metrics.summary_accuracy.questions_per_sentence: expected an "
+            "integer >= 1, got 0",
             "config.yml:13: thresholds.groundedness.min: expected a number <= 1, got 1.5",
             "config.yml:14: thresholds.faithfulness: expected min, max and/or max_drop",
             "config.yml:15: thresholds.hallucination.max: expected a number, got 'high'",
