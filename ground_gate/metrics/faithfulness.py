@@ -38,8 +38,7 @@ class Faithfulness:
         apart = [apart_unit(text, p, "unsupported") for text, p in stating(plan.apart)]
         if not plan.statements and not cut and not apart:
             return session.result("no_claims")
-        statements = plan.statements
-        judged = await together(*(self._unit(sample, st, session) for st in statements))
+        judged = await together(*(self._unit(sample, st, session) for st in plan.statements))
         units = (*judged, *apart, *cut)
         score = combine([u.score or 0.0 for u in units], self.config.aggregate)
         return session.result("ok", {"faithfulness": round(score, 4)}, tuple(units))
