@@ -41,9 +41,13 @@ async def score(metric, s: Sample, judge: FakeJudge):
         (["Its battery lasts ten hours.", "Réponse tirée du document fourni."], {1}),
         (["The box is grey.", "Weighing 1.2 kilograms."], set()),  # stems: "weighi", "weighs"
         (["It is.", "The X200 is grey."], {0}),  # function words alone share nothing
-        # a response in another language than its source: no sentence shares a word, so the
-        # rule says nothing and the judge decides
+        # a response in another language than its source: no sentence shares a word, not
+        # even a function word, so the rule says nothing and the judge decides
         (["Il pèse un kilo.", "Sa pile dure dix heures."], set()),
+        # in the source's language but none of its content words: apart as a whole, and a
+        # note appended in another language with it
+        (["I believe it is.", "I don't remember that."], {0, 1}),
+        (["I believe it is.", "Réponse tirée du document fourni."], {0, 1}),
         # the rule's limit: a translated answer that keeps a name of the source has its other
         # sentences judged not in the source (said in the README)
         (["Le X200 pèse un kilo.", "Sa pile dure dix heures."], {1}),
