@@ -265,8 +265,17 @@ class FaithfulnessConfig:
 @dataclass(frozen=True)
 class SummaryAccuracyConfig:
     n_questions: int = 10  # at most, a row
-    questions_per_sentence: int = 2  # drawn from each sentence, in its context
+    # drawn from each sentence, in its context; None: half of n_questions (at least 1), so a
+    # summary of one or two sentences is still asked about n_questions' worth
+    questions_per_sentence: int | None = None
     scoring: Scoring = "verdict"
+
+    @property
+    def per_sentence(self) -> int:
+        """Questions drawn from each sentence."""
+        if self.questions_per_sentence is not None:
+            return self.questions_per_sentence
+        return max(1, self.n_questions // 2)
 
 
 @dataclass(frozen=True)

@@ -8,15 +8,15 @@ definite and different (named so beside groundedness's per-sentence hallucinatio
 contradiction). Variant (see aggregation.py): scoring "probability" averages each question's
 probability of agreeing, hallucinating and contradicting instead of counting verdicts.
 
-Questions are drawn one sentence at a time (`questions_per_sentence` each, the summary up to
-that sentence as its context), and each is answered from the summary up to the sentence it was
-drawn from; `n_questions` caps a row's questions, taken in turns across the sentences (the
-first of each, then the second...). So a sentence added to a summary adds its own questions and
-changes neither the others' questions nor their answers, while the row stays under the cap
-(drawn from the whole summary, a note appended to it changed every question: bench/RESULTS.md,
-issue 32). A sentence in none of the document's words (metrics/off_source.py) is not asked
-about; if it states anything (declines.py's check), it counts as one hallucinated unit, as a
-question the document could not answer would.
+Questions are drawn one sentence at a time (`questions_per_sentence` each, by default half of
+`n_questions`; the summary up to that sentence as its context), and each is answered from the
+summary up to the sentence it was drawn from; `n_questions` caps a row's questions, taken in
+turns across the sentences (the first of each, then the second...). So a sentence added to a
+summary adds its own questions and changes neither the others' questions nor their answers,
+while the row stays under the cap (drawn from the whole summary, a note appended to it changed
+every question: bench/RESULTS.md, issue 32). A sentence in none of the document's words
+(metrics/off_source.py) is not asked about; if it states anything (declines.py's check), it
+counts as one hallucinated unit, as a question the document could not answer would.
 """
 
 from __future__ import annotations
@@ -113,7 +113,7 @@ class SummaryAccuracy:
         return Plan(tuple(in_turns(drawn, self.config.n_questions)), parted.apart)
 
     async def _questions(self, parted: Parted, i: int, session: RowSession) -> list[Question]:
-        n, so_far = self.config.questions_per_sentence, parted.so_far(i)
+        n, so_far = self.config.per_sentence, parted.so_far(i)
         completion = await session.ask(
             "questions",
             prompts.generate_questions(so_far, parted.kept[i], n),

@@ -120,7 +120,7 @@ def write_project(
 metrics:
   groundedness: {{}}
   faithfulness: {{}}
-  summary_accuracy: {{n_questions: 2}}
+  summary_accuracy: {{n_questions: 2, questions_per_sentence: 2}}
   rating: {{}}
 thresholds:
   groundedness: {{min: 0.5}}

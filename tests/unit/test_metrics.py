@@ -323,10 +323,16 @@ async def test_summary_accuracy__extra_and_duplicate_questions_trimmed_to_n():
         {"Is it one?": "Yes", "Is it two?": "Yes", "Is it three?": "Yes"},
         questions=["Is it one?", "Is it one?", "Is it two?", "Is it three?"],
     )
-    result = await score(
-        SummaryAccuracy(SummaryAccuracyConfig(n_questions=2)), sample("A summary."), judge
-    )
+    config = SummaryAccuracyConfig(n_questions=2, questions_per_sentence=4)
+    result = await score(SummaryAccuracy(config), sample("A summary."), judge)
     assert [u.text for u in result.units] == ["Is it one?", "Is it two?"]
+
+
+def test_summary_accuracy__each_sentence_is_asked_half_the_row_questions_by_default():
+    assert SummaryAccuracyConfig(n_questions=10).per_sentence == 5
+    assert SummaryAccuracyConfig(n_questions=5).per_sentence == 2
+    assert SummaryAccuracyConfig(n_questions=1).per_sentence == 1
+    assert SummaryAccuracyConfig(n_questions=10, questions_per_sentence=3).per_sentence == 3
 
 
 async def test_summary_accuracy__no_questions_is_no_claims():
