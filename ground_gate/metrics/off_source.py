@@ -14,7 +14,7 @@ ones.
 
 A response none of whose sentences shares a content word with its source is apart as a whole
 when it is written in the source's language (it shares a function word: "the", "is", "I"):
-on the labelled data that is 48 responses, every one of them labelled not grounded ("I
+on the labelled dev files that is 46 responses, every one of them labelled not grounded ("I
 believe so. I don't remember that.", "yes it is. it is a comedy"), and a note appended to one
 was judged supported at P 0.50-0.58 (bench/RESULTS.md, issue 32). One that shares no function
 word either (an answer in another language than its documents) is left to the judge.
