@@ -52,7 +52,7 @@ class PlanningJudge:
     context_tokens: int | None
     cache: CompletionCache
     reuses_prefix: bool = False  # as the run's judge (make_plan sets it from the config)
-    n_questions: int = 0  # asked of each sentence (summary_accuracy.questions_per_sentence)
+    questions_per_sentence: int = 0  # summary_accuracy's, asked of each sentence
     steps: dict[str, Tally] = field(default_factory=dict)  # by purpose, "metric.step"
     # keys already planned: with a cache, a run answers a request it made before from it.
     # Made-up text is compared too: it is made from the one sentence an extraction or
@@ -103,10 +103,8 @@ class PlanningJudge:
             statements = [MARK + _sentence_asked(request)]
             return Completion(json.dumps(statements), data={"statements": statements})
         if step == "questions":
-            sentence = _sentence_asked(request)
-            questions = [
-                f"{MARK}Is point {i + 1} of {sentence!r} right?" for i in range(self.n_questions)
-            ]
+            sentence, n = _sentence_asked(request), self.questions_per_sentence
+            questions = [f"{MARK}Is point {i + 1} of {sentence!r} right?" for i in range(n)]
             return Completion(json.dumps(questions), data={"questions": questions})
         if step == "evidence":
             return Completion("NOTHING FOUND")

@@ -39,7 +39,7 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
         prompt_version=PROMPT_VERSION,
         context_tokens=context_tokens(config.judge),
         cache=CompletionCache(judge_cache(config.judge, options.no_cache)),
-        n_questions=summary.per_sentence if summary else 0,
+        questions_per_sentence=summary.per_sentence if summary else 0,
     )
     found = make_plan(config, work, build_metrics(config.metrics), judge)
     found.targets = targets

@@ -19,7 +19,7 @@ from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
 from ground_gate.metrics.logprobs import yes_probability
-from ground_gate.metrics.off_source import apart_unit, stating
+from ground_gate.metrics.off_source import apart_units
 from ground_gate.metrics.statements import Extraction, extract_statements
 from ground_gate.results import MetricResult, UnitResult
 
@@ -35,7 +35,7 @@ class Faithfulness:
 
     async def score(self, sample: Sample, plan: Extraction, session: RowSession) -> MetricResult:
         cut = addressed_units(sample)
-        apart = [apart_unit(text, p, "unsupported") for text, p in stating(plan.apart)]
+        apart = apart_units(plan.apart, "unsupported")
         if not plan.statements and not cut and not apart:
             return session.result("no_claims")
         judged = await together(*(self._unit(sample, st, session) for st in plan.statements))

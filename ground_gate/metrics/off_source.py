@@ -87,9 +87,11 @@ def stating(apart: Sequence[tuple[str, float]]) -> list[tuple[str, float]]:
     return [(text, p) for text, p in apart if p >= INFORMS_AT]
 
 
-def apart_unit(text: str, p_informs: float, verdict: str) -> UnitResult:
-    """A sentence apart that states something, as a unit of a method that draws its units
+def apart_units(apart: Sequence[tuple[str, float]], verdict: str) -> list[UnitResult]:
+    """The sentences apart that state something, as units of a method that draws its units
     from the response: unsupported (`verdict` in the method's words), scored 0, no judge call
-    read it against the source."""
-    detail = {OFF_SOURCE: REASON, "p_informs": round(p_informs, 4)}
-    return UnitResult(text, 0.0, verdict, detail=detail)
+    read them against the source."""
+    return [
+        UnitResult(text, 0.0, verdict, detail={OFF_SOURCE: REASON, "p_informs": round(p, 4)})
+        for text, p in stating(apart)
+    ]

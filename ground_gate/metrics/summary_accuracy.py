@@ -30,7 +30,7 @@ from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
 from ground_gate.metrics.base import RowSession, best_support, together
 from ground_gate.metrics.logprobs import choice_distribution
-from ground_gate.metrics.off_source import Parted, apart_unit, part, stating
+from ground_gate.metrics.off_source import Parted, apart_units, part
 from ground_gate.results import MetricResult, UnitResult
 
 VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`
@@ -124,7 +124,7 @@ class SummaryAccuracy:
         return [Question(t, so_far) for t in dict.fromkeys(t for t in texts if t)][:n]
 
     async def score(self, sample: Sample, plan: Plan, session: RowSession) -> MetricResult:
-        apart = tuple(apart_unit(text, p, "hallucinated") for text, p in stating(plan.apart))
+        apart = apart_units(plan.apart, "hallucinated")
         questions = list(plan.questions)
         if not questions and not apart:
             return session.result("no_claims")

@@ -73,7 +73,7 @@ def test_planning_judge__a_cached_answer_is_used_and_what_follows_is_exact(tmp_p
 
 def test_planning_judge__makes_up_marked_text_only() -> None:
     planner = judge()
-    planner.n_questions = 3
+    planner.questions_per_sentence = 3
     request = JudgeRequest(
         prompts.generate_questions(SAMPLE.response, "It ships free.", 3),
         "summary_accuracy.questions",
