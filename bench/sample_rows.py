@@ -11,7 +11,8 @@ are not copied into the repository).
 Rows are taken in id order: the first N grounded rows (label 1) and the first N rows whose
 hallucination_types hold TYPE, leaving out the ids of --exclude (rows already used for design).
 `--any N` takes N rows whatever their label, in the order of the SHA-256 of their id: a
-fixed sample that does not lean on how ids were named.
+fixed sample that does not lean on how ids were named. `--dataset NAME` keeps only the rows of
+one dataset (the `dataset` field).
 """
 
 from __future__ import annotations
@@ -36,10 +37,13 @@ def main() -> int:
     parser.add_argument("--grounded", type=int, default=0)
     parser.add_argument("--any", type=int, default=0)
     parser.add_argument("--exclude", type=Path, action="append", default=[])
+    parser.add_argument("--dataset", help="only rows of this dataset (e.g. AggreFact/Goyal21)")
     parser.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     excluded = {row["id"] for path in args.exclude for row in read(path)}
     rows = [r for r in read(args.labels) if r["id"] not in excluded]
+    if args.dataset:
+        rows = [r for r in rows if r.get("dataset") == args.dataset]
     chosen = [r for r in rows if r["label"] == 1][: args.grounded]
     for kind, count in args.type:
         typed = [r for r in rows if kind in (r.get("hallucination_types") or [])]
