@@ -17,6 +17,9 @@ HIDDEN_TEXT = "hidden_text"
 # detail key of a unit decided "not in source" because it shares no word with the source
 # (metrics/off_source.py): why, in words
 OFF_SOURCE = "off_source"
+# a unit's detail key: the fact the source states otherwise, in words ("says 20 minutes; the
+# source says 60 minutes"), for a unit contradicted by it (metrics/facts.py)
+SWAPPED_FACT = "swapped_fact"
 
 
 def without_judge(detail: Mapping[str, Any]) -> bool:

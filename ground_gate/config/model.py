@@ -246,10 +246,17 @@ class GroundednessConfig:
     # (metrics/passages.py); None: on with method verdict, off with rating (TruLens reads
     # the whole source)
     focus: bool | None = None
+    # numbers, dates and names of each unit checked one by one against its passages
+    # (metrics/facts.py); method verdict only
+    facts: bool = True
 
     @property
     def scores(self) -> tuple[str, ...]:
         return VERDICT_SCORES if self.method == "verdict" else ("groundedness",)
+
+    @property
+    def check_facts(self) -> bool:
+        return self.method == "verdict" and self.facts
 
     @property
     def focuses(self) -> bool:

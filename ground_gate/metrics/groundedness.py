@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import Judge
-from ground_gate.metrics import prompts
+from ground_gate.metrics import facts, prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import (
     RowSession,
@@ -57,7 +57,13 @@ from ground_gate.metrics.off_source import REASON, off_source
 from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
-from ground_gate.results import OFF_SOURCE, MetricResult, UnitResult, without_judge
+from ground_gate.results import (
+    OFF_SOURCE,
+    SWAPPED_FACT,
+    MetricResult,
+    UnitResult,
+    without_judge,
+)
 from ground_gate.sentences import split_sentences
 
 SUPPORTED_AT = 0.5
@@ -163,17 +169,25 @@ class Groundedness:
         p, chunk_index, _ = await best_support(
             session, document, len(text), ask, key=lambda d: 2 * d["yes"] + d["no"]
         )
-        return UnitResult(
-            text=text,
-            score=round(p["yes"], 4),
-            verdict=VERDICT_WORDS[max(VERDICT_ANSWERS, key=lambda a: p[a])],
-            detail={
-                "p_supported": round(p["yes"], 4),
-                "p_contradicted": round(p["no"], 4),
-                "p_absent": round(p["unknown"], 4),
-                "chunk": chunk_index,
-            },
-        )
+        swapped = None
+        if self.config.check_facts:
+            chunks = chunk_document(document, session.judge.context_tokens, len(text))
+            checked = await facts.check(text, chunks[chunk_index], sample.source_text, session)
+            swapped = facts.swapped(checked)
+        if swapped is not None:  # the passage states another value: at least that sure
+            p = _at_least_contradicted(p, swapped.p_stated)
+        detail: dict[str, object] = {
+            "p_supported": round(p["yes"], 4),
+            "p_contradicted": round(p["no"], 4),
+            "p_absent": round(p["unknown"], 4),
+            "chunk": chunk_index,
+        }
+        verdict = VERDICT_WORDS[max(VERDICT_ANSWERS, key=lambda a: p[a])]
+        evidence = None
+        if swapped is not None and verdict == VERDICT_WORDS["no"]:  # said where it decided
+            detail[SWAPPED_FACT] = swapped.said
+            evidence = swapped.evidence
+        return UnitResult(text, round(p["yes"], 4), verdict, evidence, detail)
 
     async def _rating(self, sample: Sample, text: str, session: RowSession) -> UnitResult:
         async def rate(chunk: str) -> float:
@@ -210,6 +224,8 @@ class Groundedness:
         wanted = self.config.evidence
         if unit.verdict == DECLINES or without_judge(unit.detail):  # nothing to quote for it
             return unit
+        if unit.evidence is not None:  # a swapped fact's: the sentence stating the other value
+            return unit
         if wanted == "all" or (wanted == "unsupported" and unit.verdict != "supported"):
             return replace(unit, evidence=await self.quote(sample, unit, session))
         return unit
@@ -243,6 +259,16 @@ async def _silent(text: str) -> UnitResult:
 
 def _declining(text: str, p_informs: float) -> UnitResult:
     return UnitResult(text, None, DECLINES, detail={"p_informs": round(p_informs, 4)})
+
+
+def _at_least_contradicted(p: dict[str, float], floor: float) -> dict[str, float]:
+    """The verdict's distribution with P(contradicted) raised to `floor`, the other two
+    scaled down to keep their ratio."""
+    if p["no"] >= floor:
+        return p
+    rest = 1 - p["no"]
+    scale = (1 - floor) / rest if rest > 0 else 0.0
+    return {"yes": p["yes"] * scale, "no": floor, "unknown": p["unknown"] * scale}
 
 
 def _share(units: list[UnitResult], key: str, worst: bool) -> float:

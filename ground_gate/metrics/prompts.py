@@ -95,6 +95,20 @@ def judge_sentence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     )
 
 
+def fill_blank(document: str, blanked: str) -> tuple[ChatMessage, ...]:
+    """One fact of a sentence checked on its own (metrics/facts.py): the sentence with the fact
+    blanked out, filled from the document."""
+    return _judge_unit(
+        document,
+        "Which words of the document fill the blank (___) in the sentence below? Other parts "
+        "of the sentence may be wrong: read the blank's value off the document. If the "
+        "document gives no value for it, answer NOT STATED.",
+        "sentence",
+        blanked,
+        "Answer with the words that fill the blank only.",
+    )
+
+
 def quote_evidence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     return _judge_unit(
         document,

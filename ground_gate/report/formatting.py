@@ -15,7 +15,13 @@ from ground_gate.gate import describe, percent, worse_by
 from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.numbers import bound, decimals, figure, holds, relation
 from ground_gate.report.types import BaselineEntry, ScoreEntry, ThresholdBounds
-from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, OFF_SOURCE, without_judge
+from ground_gate.results import (
+    ADDRESSED_TO_JUDGE,
+    HIDDEN_TEXT,
+    OFF_SOURCE,
+    SWAPPED_FACT,
+    without_judge,
+)
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
 ARROW = "\u2192"
@@ -256,6 +262,8 @@ def unit_verdict(unit: Mapping[str, Any]) -> str:
         return f"{unit['verdict']}: no reader sees it ({hidden}), taken out"
     if reason := detail.get(OFF_SOURCE):
         return f"{unit['verdict']}: {reason}"
+    if swapped := detail.get(SWAPPED_FACT):
+        return f"{unit['verdict']}: {swapped}"
     return str(unit["verdict"])
 
 

@@ -64,13 +64,22 @@ def says_something(prompt: str) -> bool:
 
 def states_a_fact(body: Any) -> Reply | None:
     """Yes to the judge's "does it say anything at all" questions (a scripted sentence that is
-    not in its source holds information, and so counts as not in the source); None for any
-    other request, which the script answers."""
-    if not says_something(body["messages"][-1]["content"]):
+    not in its source holds information, and so counts as not in the source), and NOT STATED
+    to a fact of a sentence blanked out (metrics/facts.py: the source gives no other value);
+    None for any other request, which the script answers."""
+    prompt = body["messages"][-1]["content"]
+    if fills_a_blank(prompt):
+        return completion("NOT STATED", logprobs=[{"NOT": 0.0}], completion_tokens=3)
+    if not says_something(prompt):
         return None
     return completion(
         "Yes", logprobs=[{"Yes": math.log(0.9), "No": math.log(0.1)}], completion_tokens=1
     )
+
+
+def fills_a_blank(prompt: str) -> bool:
+    """Whether a prompt asks for the value of one fact of a sentence (metrics/facts.py)."""
+    return "fill the blank (___)" in prompt
 
 
 def completion(

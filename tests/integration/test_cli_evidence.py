@@ -21,6 +21,7 @@ from tests.integration.fake_openai import (
     Reply,
     completion,
     error,
+    fills_a_blank,
     judge_yaml,
     says_something,
     states_a_fact,
@@ -114,11 +115,14 @@ def shown_units(markdown: str) -> list[tuple[str, str, str]]:
 
 def purposes(server: FakeOpenAI) -> list[str]:
     """Each request's kind: a quote of evidence, the question whether a sentence not in the
-    source states a fact at all, or the sentence's rating or verdict."""
+    source states a fact at all, one fact of a sentence blanked out, or the sentence's rating
+    or verdict."""
 
     def kind(prompt: str) -> str:
         if "Copy, word for word" in prompt:
             return "evidence"
+        if fills_a_blank(prompt):
+            return "blank"
         return "fact" if says_something(prompt) else "rate"
 
     return [kind(r.body["messages"][-1]["content"]) for r in server.requests]
@@ -126,11 +130,13 @@ def purposes(server: FakeOpenAI) -> list[str]:
 
 @pytest.mark.parametrize(
     # every sentence is rated 0-2 of 10; the verdict says Unknown while P(yes) < 0.5: rows 0-23
-    ("method", "verdict", "facts"),
-    [("rating", "unsupported", 80), ("verdict", "not in source", 48)],
+    # with the verdict method each row's "Mars", a name its source does not hold, is asked of
+    # the judge blanked out (the fake finds no other value: the verdict stands)
+    ("method", "verdict", "facts", "blanks"),
+    [("rating", "unsupported", 80, 0), ("verdict", "not in source", 48, 40)],
 )
 def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(
-    tmp_path, method, verdict, facts
+    tmp_path, method, verdict, facts, blanks
 ):
     with FakeOpenAI(handler=judge) as server:
         result, report, markdown = invoke(write_project(tmp_path, server.url, None, method=method))
@@ -138,7 +144,12 @@ def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(
     assert result.exit_code == 1, result.output
     assert report["status"] == "failed"
     # each sentence not in its source is asked whether it states a fact (each does)
-    assert [calls.count(k) for k in ("rate", "fact", "evidence")] == [80, facts, 20]
+    assert [calls.count(k) for k in ("rate", "fact", "blank", "evidence")] == [
+        80,
+        facts,
+        blanks,
+        20,
+    ]
     units = shown_units(markdown)
     assert len(units) == 20  # 10 worst rows, both sentences each
     assert all(u[0] == verdict for u in units)
@@ -151,11 +162,10 @@ def test_run__default_quotes_evidence_only_for_the_units_the_comment_shows(
     ]
     assert quoted == [f"row-{i:02d}" for i in range(10)]  # the worst ten (lowest ratings)
     # the evidence calls are counted in the row's groundedness usage and in the totals
-    assert report["usage"]["total"]["calls"] == 100 + facts
-    assert report["rows"][0]["metrics"]["groundedness"]["usage"]["calls"] == 6
-    assert report["rows"][39]["metrics"]["groundedness"]["usage"]["calls"] == (
-        4 if method == "rating" else 2
-    )
+    assert report["usage"]["total"]["calls"] == 100 + facts + blanks
+    first, last = (6, 4) if method == "rating" else (7, 3)  # the verdict's: + 1 blank a row
+    assert report["rows"][0]["metrics"]["groundedness"]["usage"]["calls"] == first
+    assert report["rows"][39]["metrics"]["groundedness"]["usage"]["calls"] == last
 
 
 @pytest.mark.parametrize(

@@ -104,9 +104,9 @@ def test_command_target__scores_20_rows_and_writes_what_it_answered(tmp_path):
     assert target["kind"] == "command" and target["argv"] == command("answer")
     assert (target["rows"], target["answered"], target["errors"]) == (20, 20, 0)
     assert target["usage"]["calls"] == 20 and target["stopped"] is None
-    # the judge's, apart: one per sentence, and the one not in the source asked whether it
-    # states a fact at all
-    assert report["usage"]["total"]["calls"] == 22
+    # the judge's, apart: one per sentence, the one not in the source asked whether it states
+    # a fact at all, and its name ("Mars", not in the source) asked blanked out
+    assert report["usage"]["total"]["calls"] == 23
 
 
 def test_http_target__scores_20_rows_with_the_contexts_it_retrieved(tmp_path):
@@ -236,7 +236,8 @@ def test_http_target__500_for_one_row_puts_it_in_error_and_names_it(tmp_path):
         {"id": "q05", "error": error.removeprefix("target: ")}
     ]
     # the judge's 20 verdicts (q05 unjudged) and the Mars sentence's "does it state a fact"
-    assert report["usage"]["total"]["calls"] == 21
+    # and its name blanked out
+    assert report["usage"]["total"]["calls"] == 22
     line = next(line for line in responses(config) if line["id"] == "q05")
     assert line["error"] == error.removeprefix("target: ") and line["response"] is None
 
@@ -385,10 +386,10 @@ def test_prompt_target__a_rerun_with_nothing_changed_makes_no_call(tmp_path):
         config = prompt_project(tmp_path, server.url)
         first, report = invoke(config)
         assert first.exit_code == 0, first.output
-        assert _calls(server) == (20, 22)
+        assert _calls(server) == (20, 23)
         second, again = invoke(config)
         assert second.exit_code == 0
-        assert _calls(server) == (20, 22)  # no new call: answers and verdicts from the cache
+        assert _calls(server) == (20, 23)  # no new call: answers and verdicts from the cache
     assert again["targets"][0]["usage"]["cache_hits"] == 20
     assert again["targets"][0]["usage"]["calls"] == 0
     assert [r["metrics"] for r in again["rows"]] != [] and again["scores"] == report["scores"]
@@ -432,7 +433,7 @@ def test_prompt_target__a_changed_prompt_asks_every_row_again(tmp_path):
         (tmp_path / "prompts" / "answer.md").write_text(PROMPT + "Be brief.\n", encoding="utf-8")
         result, report = invoke(config)
         assert result.exit_code == 0
-        assert _calls(server) == (40, 22)  # one target call per row; same answers, cached verdicts
+        assert _calls(server) == (40, 23)  # one target call per row; same answers, cached verdicts
     assert report["targets"][0]["digest"].startswith("sha256:")
     assert report["targets"][0]["prompt"] == str(tmp_path / "prompts" / "answer.md")
 
@@ -535,8 +536,8 @@ def test_plan__counts_a_prompt_targets_calls_and_what_its_cache_answers(tmp_path
     assert before["judge_calls"] == 20 and before["exact_calls"] == 0  # one made-up sentence a row
     (cached,) = after["targets"]
     assert (cached["cached"], cached["to_call"]) == (20, 0)
-    # the run's verdicts from the cache, and the fact check the Mars sentence made
-    assert after["to_call"] == 0 and after["judge_calls"] == 22 and after["exact_calls"] == 22
+    # the run's verdicts from the cache, and the two checks the Mars sentence made
+    assert after["to_call"] == 0 and after["judge_calls"] == 23 and after["exact_calls"] == 23
 
 
 def test_plan__counts_an_http_targets_calls(tmp_path):

@@ -475,7 +475,7 @@ async def test_groundedness__min_aggregate_scores_the_weakest_sentence():
 
 
 async def test_groundedness__verdict_min_aggregate_scores_the_worst_sentence_on_all_three():
-    config = GroundednessConfig(evidence="none", aggregate="min")
+    config = GroundednessConfig(evidence="none", aggregate="min", facts=False)
     answer = sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is waterproof.")
     result = await score(Groundedness(config), answer, FakeJudge(three_way))
     # the units of the test below: supported 0.8/0.1/0.3, absent 0.1/0.2/0.6, contra 0.1/0.7/0.1
@@ -515,6 +515,9 @@ def three_way(request: JudgeRequest) -> Completion:
         return Completion(text="The X200 weighs 1.2 kg.", usage=Usage(calls=1))
     if request.purpose.endswith("informs"):  # every sentence here holds information
         return said("Yes", Yes=0.9, No=0.1)
+    if request.purpose.endswith("fact"):  # the blank of a weight is the document's 1.2
+        weight = "kg" in unit_of(request, "sentence")
+        return said("1.2", **{"1": 0.9, "NOT": 0.1}) if weight else said("NOT STATED", NOT=1.0)
     assert request.purpose == "groundedness.verdict", request.purpose
     assert "Yes, No or Unknown" in request.messages[-1].content
     unit = unit_of(request, "sentence")
@@ -527,7 +530,7 @@ def three_way(request: JudgeRequest) -> Completion:
 
 async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_one_call_each():
     judge = FakeJudge(three_way)
-    metric = Groundedness(GroundednessConfig(evidence="none"))
+    metric = Groundedness(GroundednessConfig(evidence="none", facts=False))
     assert (Groundedness().config.method, metric.scores) == (
         "verdict",
         ("groundedness", "hallucination", "contradiction"),
@@ -555,7 +558,7 @@ async def test_groundedness__verdict_is_the_default_and_gives_three_scores_in_on
 
 async def test_groundedness__verdict_evidence_for_contradicted_and_absent_units():
     judge = FakeJudge(three_way)
-    metric = Groundedness(GroundednessConfig(evidence="unsupported"))
+    metric = Groundedness(GroundednessConfig(evidence="unsupported", facts=False))
     result = await score(
         metric, sample("It weighs 1.2 kg. It weighs 3 kg. The X200 is red."), judge
     )
@@ -616,8 +619,9 @@ LONG_SOURCE = " ".join(
 @pytest.mark.parametrize(
     ("config", "focused"),
     [
-        (GroundednessConfig(evidence="unsupported"), True),  # verdict: focus on by default
-        (GroundednessConfig(evidence="unsupported", focus=False), False),
+        # verdict: focus on by default (its facts' checks: test_facts.py)
+        (GroundednessConfig(evidence="unsupported", facts=False), True),
+        (GroundednessConfig(evidence="unsupported", focus=False, facts=False), False),
         (GroundednessConfig(method="rating", evidence="unsupported"), False),  # TruLens
         (GroundednessConfig(method="rating", evidence="unsupported", focus=True), True),
     ],

@@ -1,0 +1,280 @@
+"""The swapped fact: numbers, dates and names of a sentence checked one by one.
+
+A small judge reading a whole sentence against an article calls "charges to 80% in 20 minutes"
+supported when the article says 60: most of the sentence matches. One fact against the passage
+that states it is a question it can answer. So, per sentence (groundedness's verdict method):
+
+1. Rules find the checkable facts (`find`): numbers in digits or words with the unit after
+   them ("20 minutes", "80%", "£1.5m", "six"), months and weekdays, and names (a run of
+   capitalised words that is not just the sentence's first word). Lower-cased, tokenised text
+   works for numbers and dates; it has no capitals to find names by.
+2. A fact the passages the sentence is about already state is "equal": no call.
+3. Any other fact is asked of the judge, on its own: the sentence with the fact blanked out,
+   "fill the blank with the words the document uses there" (`prompts.fill_blank`). An answer
+   of the same kind that the passages hold and that differs from the fact is "different": the
+   source states another value (the sentence is contradicted, and the source sentence holding
+   that value is its evidence); an answer equal to the fact is "equal"; anything else (NOT
+   STATED, another kind of answer, words the source does not hold) is "absent", which leaves
+   the sentence's own verdict to decide.
+
+The rules never decide a contradiction alone: a number the passages do not hold may be a sum
+the sentence made, and only the judge can say which passage value, if any, the blank is.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ground_gate.judge.base import Completion
+from ground_gate.metrics import prompts
+from ground_gate.metrics.base import RowSession, together
+from ground_gate.metrics.passages import GAP, STOPWORDS, focus
+from ground_gate.sentences import split_sentences
+
+FILL_TOKENS = 16  # a value, a name or a date: a few words
+_ONES_TEXT = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+)
+_TENS_TEXT = "twenty thirty forty fifty sixty seventy eighty ninety"
+# "may" is left out: far more often the verb
+_MONTHS_TEXT = "january february march april june july august september october november december"
+_WEEKDAYS_TEXT = "monday tuesday wednesday thursday friday saturday sunday"
+_ONES, _TENS = _ONES_TEXT.split(), _TENS_TEXT.split()
+# "one" is left out too: far more often a pronoun ("one of the", "the one who") than a count
+NUMBER_WORDS = {w: i for i, w in enumerate(_ONES) if w != "one"} | {
+    w: 20 + 10 * i for i, w in enumerate(_TENS)
+}
+MONTHS, WEEKDAYS = frozenset(_MONTHS_TEXT.split()), frozenset(_WEEKDAYS_TEXT.split())
+_DIGITS = r"\d+(?:[.,]\d+)*"
+# digits may carry their unit ("1.5m", "80%"); a number word stands alone
+_NUMBER = re.compile(rf"(?<![\w.])(?:{_DIGITS}(?![\d])|[a-z]+(?:-[a-z]+)?(?!\w))", re.IGNORECASE)
+_UNIT = re.compile(r"\s*(%|percent\b|[a-z]+\b)", re.IGNORECASE)
+_NAME = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+|von\s+)?[A-Z][\w'\-]*)*")
+_PRONOUN = re.compile(r"I(?:'\w+)?")
+_WORD = re.compile(r"\w+")
+_NOT_STATED = ("not stated", "not mentioned", "none", "n/a", "unknown", "nothing")
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One checkable fact of a sentence: its kind ("number", "date" or "name"), its text as
+    the sentence writes it and where (start, end in the sentence); a number's value, and the
+    word after it when that word says what is counted ("minutes")."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+    value: float | None = None
+    unit: str = ""
+    reach: int = 0  # where the fact ends with its unit ("100 W": after the W)
+
+    def blanked(self, sentence: str) -> str:
+        """The sentence with this fact's value replaced by a blank (a number's unit kept)."""
+        return sentence[: self.start] + "___" + sentence[self.end :]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A fact as the source states it: "equal", "different" (the source states `other`, in
+    `evidence`, the source sentence holding it) or "absent"; `p_stated` the judge's
+    probability that the passage states a value for the blank at all (1.0 when the rules
+    decided, or when the judge gave no probabilities)."""
+
+    fact: Fact
+    verdict: str
+    other: str = ""
+    evidence: str = ""
+    p_stated: float = 1.0
+
+    def said(self) -> str:
+        """'says 20 minutes; the source says 60 minutes' (a number's unit said on both sides
+        unless the judge's answer already holds it)."""
+        unit = self.fact.unit
+        space = "" if unit == "%" else " "
+        says = f"{self.fact.text}{space}{unit}" if unit else self.fact.text
+        other = self.other
+        if unit and unit.lower() not in other.lower():
+            other = f"{other}{space}{unit}"
+        return f"says {says}; the source says {other}"
+
+
+def find(sentence: str) -> list[Fact]:
+    """The checkable facts of `sentence`, in order, none overlapping another."""
+    found = _numbers(sentence) + _dates(sentence) + _names(sentence)
+    kept: list[Fact] = []
+    for fact in sorted(found, key=lambda f: (f.start, -f.end)):
+        if not kept or fact.start >= max(kept[-1].end, kept[-1].reach):
+            kept.append(fact)
+    return kept
+
+
+def _numbers(sentence: str) -> list[Fact]:
+    found = []
+    for match in _NUMBER.finditer(sentence):
+        value = number_value(match.group())
+        if value is None:
+            continue
+        unit = _UNIT.match(sentence, match.end())
+        word = unit.group(1) if unit else ""
+        if word.lower() in STOPWORDS | MONTHS | WEEKDAYS:  # "26 August" counts no Augusts
+            word = ""
+        reach = unit.end() if word and unit else match.end()
+        found.append(Fact("number", match.group(), match.start(), match.end(), value, word, reach))
+    return found
+
+
+def number_value(text: str) -> float | None:
+    """'1,500' -> 1500, '1.5' -> 1.5, 'six' -> 6, 'twenty-five' -> 25; None for other words."""
+    lowered = text.lower()
+    if lowered[:1].isdigit():
+        plain = lowered.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", lowered) else lowered
+        try:
+            value = float(plain.replace(",", "."))
+        except ValueError:
+            return None
+        return value if math.isfinite(value) else None
+    tens, _, ones = lowered.partition("-")
+    if not ones:
+        return NUMBER_WORDS.get(tens)
+    if tens in _TENS and ones in _ONES[1:10]:  # "twenty-one" counts
+        return NUMBER_WORDS[tens] + NUMBER_WORDS[ones]
+    return None
+
+
+def _dates(sentence: str) -> list[Fact]:
+    return [
+        Fact("date", m.group(), m.start(), m.end())
+        for m in _WORD.finditer(sentence)
+        if m.group().lower() in MONTHS | WEEKDAYS
+    ]
+
+
+def _names(sentence: str) -> list[Fact]:
+    found = []
+    for match in _NAME.finditer(sentence):
+        text = match.group()
+        words = text.lower().split()
+        if (match.start() == 0 and len(words) == 1) or all(w in STOPWORDS for w in words):
+            continue  # a sentence's first word is capitalised whatever it is
+        if _PRONOUN.fullmatch(text):
+            continue
+        if words[0] in MONTHS | WEEKDAYS:
+            continue
+        found.append(Fact("name", text, match.start(), match.end()))
+    return found
+
+
+def stated(fact: Fact, passage: str) -> bool:
+    """Whether `passage` states `fact` as the sentence does (no judge call)."""
+    if fact.kind == "number":
+        return fact.value in numbers_in(passage)
+    words = set(_WORD.findall(passage.lower()))
+    return all(w in words for w in _WORD.findall(fact.text.lower()))
+
+
+def numbers_in(text: str) -> set[float]:
+    """The values of the numbers `text` writes, in digits or words."""
+    return {v for m in _NUMBER.finditer(text) if (v := number_value(m.group())) is not None}
+
+
+async def check(sentence: str, document: str, source: str, session: RowSession) -> list[Checked]:
+    """Every fact of `sentence` the passages it is about do not state as it does, checked
+    against `document` (what the sentence's verdict read) by one judge call each."""
+    passage = focus(sentence, source)
+    asked = [f for f in find(sentence) if not stated(f, passage)]
+    return list(await together(*(_ask(f, sentence, document, passage, session) for f in asked)))
+
+
+async def _ask(
+    fact: Fact, sentence: str, document: str, passage: str, session: RowSession
+) -> Checked:
+    completion = await session.ask(
+        "fact", prompts.fill_blank(document, fact.blanked(sentence)),
+        max_tokens=FILL_TOKENS, logprobs=True,
+    )  # fmt: skip
+    answer = " ".join(prompts.strip_tags(completion.text).split()).strip("\"'.` ")
+    return read_answer(fact, answer, passage, _p_stated(completion))
+
+
+def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) -> Checked:
+    """What the judge's fill of the blank says of `fact`, against `passage`."""
+    lowered = answer.lower()
+    if not lowered or lowered.startswith(_NOT_STATED):
+        return Checked(fact, "absent", p_stated=p_stated)
+    if fact.kind == "number":
+        values = numbers_in(answer)
+        if fact.value in values:
+            return Checked(fact, "equal", p_stated=p_stated)
+        held = values & numbers_in(passage)
+        if not held:
+            return Checked(fact, "absent", p_stated=p_stated)
+        holding = _sentence_holding(passage, lambda s: bool(held & numbers_in(s)))
+    else:
+        told = Fact(fact.kind, answer, 0, 0)
+        if stated(fact, answer) or stated(told, fact.text):
+            return Checked(fact, "equal", p_stated=p_stated)
+        if not _same_kind(fact, answer):
+            return Checked(fact, "absent", p_stated=p_stated)
+        holding = _sentence_holding(passage, lambda s: stated(told, s))
+    if holding is None:
+        return Checked(fact, "absent", p_stated=p_stated)
+    return Checked(fact, "different", answer, holding, p_stated)
+
+
+def _same_kind(fact: Fact, answer: str) -> bool:
+    """A date's blank filled by a date of the same calendar; a name's by a name."""
+    words = set(_WORD.findall(answer.lower()))
+    if fact.kind == "date":
+        calendar = MONTHS if fact.text.lower() in MONTHS else WEEKDAYS
+        return bool(words & calendar)
+    return bool(_NAME.search(answer)) and len(words) <= 6
+
+
+def _sentence_holding(passage: str, holds: Callable[[str], bool]) -> str | None:
+    """The first sentence of `passage` that `holds` the judge's answer: the evidence."""
+    sentences = split_sentences(passage.replace(GAP.strip(), " "))
+    return next((s for s in sentences if holds(s)), None)
+
+
+def _p_stated(completion: Completion) -> float:
+    """P(the judge's first word is not "NOT STATED" or the like): how sure it is that the
+    passage gives the blank a value. 1.0 without log-probabilities."""
+    if not completion.top_logprobs:
+        return 1.0
+    first = completion.top_logprobs[0]
+    total = sum(math.exp(lp) for lp in first.values())
+    if total <= 0:
+        return 1.0
+    silent = sum(
+        math.exp(lp) for token, lp in first.items()
+        if token.strip().lower() in ("not", "no", "none", "n", "unknown", "nothing")
+    )  # fmt: skip
+    return max(0.0, min(1.0, 1 - silent / total))
+
+
+@dataclass(frozen=True)
+class Swapped:
+    """The facts of a unit its passages state otherwise: how sure the judge is (the surest
+    one's p_stated), in words, and the source sentences holding the other values."""
+
+    p_stated: float
+    said: str
+    evidence: str
+
+
+def swapped(checked: Sequence[Checked]) -> Swapped | None:
+    """The facts found "different", together; None when there is none."""
+    different = [c for c in checked if c.verdict == "different"]
+    if not different:
+        return None
+    evidence = dict.fromkeys(c.evidence for c in different)  # in order, each sentence once
+    return Swapped(
+        max(c.p_stated for c in different),
+        "; ".join(c.said() for c in different),
+        " ".join(evidence),
+    )

@@ -1,0 +1,213 @@
+"""The swapped fact: numbers, dates and names found by rules, each checked against its passage
+(metrics/facts.py), and what groundedness's verdict makes of them."""
+
+import pytest
+
+from ground_gate.config.model import GroundednessConfig
+from ground_gate.datasets import Sample
+from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.metrics import RowSession
+from ground_gate.metrics.facts import Fact, find, number_value, read_answer, stated, swapped
+from ground_gate.metrics.groundedness import Groundedness
+from ground_gate.report.formatting import unit_verdict
+from ground_gate.results import SWAPPED_FACT
+from tests.fakes import FakeJudge, said, unit_of
+
+SOURCE = (
+    "The X200 laptop weighs 1.2 kg and has a 14-inch display. With the included 65 W adapter "
+    "it charges to 80% in 60 minutes. It went on sale in March."
+)
+
+
+def kinds(sentence: str) -> list[tuple[str, str, str]]:
+    return [(f.kind, f.text, f.unit) for f in find(sentence)]
+
+
+def test_find__numbers_with_their_units_dates_and_names():
+    assert kinds("Ana Silva said the X200 charges to 80% in 20 minutes on Monday in March.") == [
+        ("name", "Ana Silva", ""),
+        ("name", "X200", ""),
+        ("number", "80", "%"),
+        ("number", "20", "minutes"),
+        ("date", "Monday", ""),
+        ("date", "March", ""),
+    ]
+
+
+def test_find__words_and_written_forms_of_numbers():
+    found = find("It sold for £1.5m, with six pots, twenty-five plates and 1,500 cups.")
+    assert [(f.text, f.value, f.unit) for f in found] == [
+        ("1.5", 1.5, "m"),
+        ("six", 6, "pots"),
+        ("twenty-five", 25, "plates"),
+        ("1,500", 1500, "cups"),
+    ]
+    assert [number_value(t) for t in ("2.5", "1,000", "ninety-nine", "twenty-day", "cat")] == [
+        2.5,
+        1000,
+        99,
+        None,
+        None,
+    ]
+
+
+def test_find__what_is_no_fact():
+    # a capitalised first word, "I", the verb "may", "one" the pronoun, a day of a month
+    # counting no months
+    assert kinds("Officials may say I'm one of the late ones.") == []
+    assert kinds("On 26 August") == [("number", "26", ""), ("date", "August", "")]
+
+
+def test_find__lower_cased_tokenised_text_keeps_its_numbers_and_dates():
+    sentence = "the wedgwood collection was sold for £ 1.5 m in june , with six items ."
+    assert kinds(sentence) == [
+        ("number", "1.5", "m"),
+        ("date", "june", ""),
+        ("number", "six", "items"),
+    ]
+
+
+def test_stated__a_number_in_words_or_digits_a_name_by_its_words():
+    six, name = Fact("number", "six", 0, 3, 6.0), Fact("name", "Van Zyl", 0, 7)
+    assert stated(six, "It has 6 ports.") and not stated(six, "It has 16 ports.")
+    assert stated(name, "said van zyl, who led.") and not stated(name, "said Zyl.")
+
+
+def test_read_answer__another_value_the_passage_holds_contradicts_with_its_sentence():
+    minutes = find("It charges to 80% in 20 minutes.")[1]
+    checked = read_answer(minutes, "60", SOURCE, p_stated=0.8)
+    assert (checked.verdict, checked.other, checked.p_stated) == ("different", "60", 0.8)
+    assert checked.evidence == "With the included 65 W adapter it charges to 80% in 60 minutes."
+    assert checked.said() == "says 20 minutes; the source says 60 minutes"
+    percent = find("It charges to 70% in 60 minutes.")[0]
+    assert read_answer(percent, "80%", SOURCE).said() == "says 70%; the source says 80%"
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("20 minutes", "equal"),  # the judge read the sentence's own value
+        ("NOT STATED", "absent"),
+        ("Not stated.", "absent"),
+        ("", "absent"),
+        ("45", "absent"),  # a value the passage does not hold: no evidence of another
+        ("quickly", "absent"),  # no number at all
+    ],
+)
+def test_read_answer__only_another_stated_value_is_different(answer, verdict):
+    minutes = find("It charges to 80% in 20 minutes.")[1]
+    assert read_answer(minutes, answer, SOURCE + " It took 20 minutes.").verdict == verdict
+
+
+def test_read_answer__names_and_dates():
+    name = find("The talk was given by Ana Silva.")[0]
+    passage = "Maria Costa gave the talk. Ana Silva chaired it."
+    assert read_answer(name, "Maria Costa", passage).verdict == "different"
+    assert read_answer(name, "Silva", passage).verdict == "equal"
+    assert read_answer(name, "the speaker", passage).verdict == "absent"  # no name
+    assert read_answer(name, "Jo Park", passage).verdict == "absent"  # not in the passage
+    month = find("It went on sale in May or June.")[0]
+    assert read_answer(month, "March", SOURCE).verdict == "different"
+    assert read_answer(month, "Monday", SOURCE + " Monday.").verdict == "absent"  # not a month
+
+
+def test_swapped__every_different_fact_said_the_surest_decides():
+    twenty, hundred = find("It charges in 20 minutes with a 100 W adapter.")
+    together = swapped(
+        [
+            read_answer(twenty, "60", SOURCE, p_stated=0.6),
+            read_answer(hundred, "65", SOURCE, p_stated=0.9),
+            read_answer(twenty, "NOT STATED", SOURCE),
+        ]
+    )
+    assert together is not None
+    assert together.p_stated == 0.9
+    assert together.said == (
+        "says 20 minutes; the source says 60 minutes; says 100 W; the source says 65 W"
+    )
+    # both values stand in one source sentence: quoted once
+    assert together.evidence == "With the included 65 W adapter it charges to 80% in 60 minutes."
+    assert swapped([read_answer(twenty, "NOT STATED", SOURCE)]) is None
+
+
+def fills(minutes: str, p_stated: float = 0.85, verdict: dict[str, float] | None = None):
+    """A judge that calls every sentence mostly not in the source (as the small judge did for
+    the demo's charging time), and fills a blank of minutes with `minutes`."""
+    shares = verdict or {"Unknown": 0.5, "No": 0.4, "Yes": 0.1}
+
+    def script(request: JudgeRequest) -> Completion:
+        step = request.purpose.rpartition(".")[2]
+        if step == "fact":
+            blanked = unit_of(request, "sentence")
+            assert "___" in blanked and "Other parts of the sentence may be wrong" in (
+                request.messages[-1].content
+            )
+            if "___ minutes" in blanked:
+                return said(minutes, **{minutes[:1]: p_stated, "NOT": 1 - p_stated})
+            return said("NOT STATED", NOT=1.0)
+        if step == "informs":
+            return said("Yes", Yes=1.0)
+        assert step == "verdict", step
+        return said(max(shares, key=shares.__getitem__), **shares)
+
+    return FakeJudge(script)
+
+
+async def judged(response: str, judge: FakeJudge, **config: object):
+    metric = Groundedness(GroundednessConfig(**config))  # type: ignore[arg-type]
+    row = Sample(id="r", sources=(SOURCE,), response=response)
+    session = RowSession(judge, metric.name, memo={})
+    return await metric.score(row, await metric.prepare(row, session), session)
+
+
+async def test_groundedness__a_swapped_number_makes_the_sentence_contradicted():
+    judge = fills("60")
+    result = await judged("The X200 charges to 80% in 20 minutes.", judge, evidence="all")
+    unit = result.units[0]
+    # 80 stands in the passage (no call); the minutes are asked; the evidence is the
+    # sentence stating the other value, so no quote is asked either
+    assert judge.purposes() == ["groundedness.verdict", "groundedness.fact"]
+    assert unit.verdict == "contradicted"
+    assert unit.detail[SWAPPED_FACT] == "says 20 minutes; the source says 60 minutes"
+    assert unit.evidence == "With the included 65 W adapter it charges to 80% in 60 minutes."
+    # P(contradicted) rises to the judge's P(stated); the other two keep their ratio
+    assert unit.detail["p_contradicted"] == 0.85
+    assert unit.detail["p_absent"] == pytest.approx(0.15 * 0.5 / 0.6, abs=1e-4)
+    assert result.scores["contradiction"] == 0.85
+    text = unit_verdict({"verdict": unit.verdict, "detail": unit.detail})
+    assert text == "contradicted: says 20 minutes; the source says 60 minutes"
+
+
+async def test_groundedness__facts_the_passage_states_cost_no_call_and_change_nothing():
+    judge = fills("60")
+    result = await judged("The X200 charges to 80% in 60 minutes in March.", judge)
+    assert judge.purposes() == ["groundedness.verdict", "groundedness.informs"]
+    assert SWAPPED_FACT not in result.units[0].detail
+    assert result.units[0].detail["p_contradicted"] == 0.4
+
+
+@pytest.mark.parametrize("answer", ["NOT STATED", "20", "45"])
+async def test_groundedness__a_fact_not_found_different_leaves_the_verdict(answer):
+    result = await judged("The X200 charges to 80% in 20 minutes.", fills(answer))
+    assert result.units[0].verdict == "not in source"
+    assert result.units[0].detail["p_contradicted"] == 0.4
+    assert SWAPPED_FACT not in result.units[0].detail
+
+
+async def test_groundedness__an_unsure_fill_raises_contradiction_but_says_it_only_if_it_decides():
+    supported = {"Yes": 0.8, "No": 0.1, "Unknown": 0.1}
+    result = await judged(
+        "The X200 charges to 80% in 20 minutes.", fills("60", p_stated=0.3, verdict=supported)
+    )
+    unit = result.units[0]
+    assert (unit.verdict, unit.detail["p_contradicted"]) == ("supported", 0.3)
+    assert SWAPPED_FACT not in unit.detail and unit.evidence is None
+
+
+@pytest.mark.parametrize("config", [{"facts": False}, {"method": "rating"}])
+async def test_groundedness__no_fact_call_when_facts_are_off_or_the_method_rates(config):
+    def script(request: JudgeRequest) -> Completion:
+        assert not request.purpose.endswith("fact")
+        return said("5", **{"5": 1.0}) if request.purpose.endswith("rate") else said("Yes", Yes=1)
+
+    await judged("The X200 charges to 80% in 20 minutes.", FakeJudge(script), **config)
