@@ -33,6 +33,9 @@ Report = Mapping[str, Any]
 Row = Mapping[str, Any]
 OPEN_ROWS = 5  # rows of "what broke" shown before the rest is collapsed
 ANSWER_CHARS = 200  # of an answer quoted in "what broke", old and new
+# of a unit's verdict in words: long enough for the facts a source states otherwise ("says 20
+# minutes; the source says 60 minutes; says 100 W; the source says 65 W")
+VERDICT_CHARS = 160
 FIXED_SHOWN = 20
 ROWS_SHOWN = 50
 
@@ -53,7 +56,7 @@ def _score_change(change: ScoreChange, threshold: Any) -> str:
 
 
 def _unit_said(unit: Mapping[str, Any]) -> str:
-    return f"\u201c{cell(unit['text'], 160)}\u201d *{cell(unit_verdict(unit), 80)}*"
+    return f"\u201c{cell(unit['text'], 160)}\u201d *{cell(unit_verdict(unit), VERDICT_CHARS)}*"
 
 
 def change_lines(row: Row, indent: str = "  ") -> list[str]:
@@ -187,7 +190,7 @@ def _unit_lines(shown: ShownRow) -> list[str]:
             continue
         for index in shown.units.get(name, ()):
             unit = metric["units"][index]
-            verdict = cell(unit_verdict(unit), 80)
+            verdict = cell(unit_verdict(unit), VERDICT_CHARS)
             lines.append(
                 f"| {ident(name)} | {verdict} | {cell(unit['text'])} | "
                 f"{probabilities(unit)} | {_evidence(unit)} |"
