@@ -46,6 +46,9 @@ class Commands(click.Group):
         if cmd_name == "models" and "models" not in self.commands:
             from ground_gate.local.commands import models
 
+            for command in models.commands.values():  # errors printed as every command's
+                if command.callback is not None:
+                    command.callback = user_errors(command.callback)
             self.add_command(models)
         return super().get_command(ctx, cmd_name)
 

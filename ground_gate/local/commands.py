@@ -13,13 +13,6 @@ from ground_gate.local.registry import DEFAULT_MODEL, KNOWN_MODELS
 from ground_gate.local.resolve import resolve_model
 from ground_gate.progress import MB, ByteProgress
 
-
-class ModelCommandError(click.ClickException):
-    """A ModelError shown as one `Error: ...` line, exit code 2 (usage/config/data error)."""
-
-    exit_code = 2
-
-
 model_dir_option = click.option(
     "--model-dir",
     type=click.Path(file_okay=False, path_type=Path),
@@ -50,15 +43,15 @@ def list_models(model_dir: Path | None) -> None:
 @click.argument("name")
 @model_dir_option
 def pull(name: str, model_dir: Path | None) -> None:
-    """Download NAME into the cache and verify its sha256; prints the file's path."""
+    """Download NAME into the cache and verify its sha256; prints the file's path. A model
+    that cannot be obtained raises ModelError, which the command line prints as every user
+    error is printed (cli.py)."""
     if name not in KNOWN_MODELS:
         known = ", ".join(KNOWN_MODELS)
-        raise click.UsageError(f"unknown model {name!r}: expected one of {known}")
+        raise ModelError(f"unknown model {name!r}: expected one of {known}")
     renderer = ByteProgress()
     try:
         path = resolve_model(name, default_model_dir(model_dir), progress=renderer)
-    except ModelError as exc:
-        raise ModelCommandError(str(exc)) from exc
     finally:
         renderer.close()
     click.echo(str(path))

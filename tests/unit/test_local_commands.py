@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from ground_gate.cli import cli
 from ground_gate.errors import ModelError
 from ground_gate.local import commands
-from ground_gate.local.commands import models
 from ground_gate.local.registry import KnownModel
 from ground_gate.local.resolve import resolve_model
 from ground_gate.progress import ProgressFn
@@ -43,7 +43,7 @@ def test_models_list__shows_cache_state_of_each_model(
     (tmp_path / "tiny-a.gguf").write_bytes(DATA)
     resolve_model("tiny-a", tmp_path, registry=registry)  # verifies and writes the marker
     (tmp_path / "tiny-b.gguf").write_bytes(b"GGUF")
-    result = CliRunner().invoke(models, ["list", "--model-dir", str(tmp_path)])
+    result = CliRunner().invoke(cli, ["models", "list", "--model-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     a, b = tmp_path / "tiny-a.gguf", tmp_path / "tiny-b.gguf"
     width = len(str(a))
@@ -64,7 +64,7 @@ def test_models_pull__prints_the_path_and_progress(
         return model_dir / "tiny-b.gguf"
 
     monkeypatch.setattr(commands, "resolve_model", fake_resolve)
-    result = CliRunner().invoke(models, ["pull", "tiny-b", "--model-dir", str(tmp_path)])
+    result = CliRunner().invoke(cli, ["models", "pull", "tiny-b", "--model-dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.stdout == f"{tmp_path / 'tiny-b.gguf'}\n"
     assert result.stderr == (
@@ -79,12 +79,17 @@ def test_models_pull__model_error_is_one_line_and_exit_2(
         raise ModelError("could not obtain model tiny-a: hub: down; PyPI: down")
 
     monkeypatch.setattr(commands, "resolve_model", failing)
-    result = CliRunner().invoke(models, ["pull", "tiny-a", "--model-dir", str(tmp_path)])
+    result = CliRunner().invoke(cli, ["models", "pull", "tiny-a", "--model-dir", str(tmp_path)])
     assert result.exit_code == 2
-    assert result.stderr == "Error: could not obtain model tiny-a: hub: down; PyPI: down\n"
+    # printed as every user error of the command line is
+    assert result.stderr == (
+        "ground-gate: error: could not obtain model tiny-a: hub: down; PyPI: down\n"
+    )
 
 
-def test_models_pull__unknown_name_is_a_usage_error(registry: dict[str, KnownModel]) -> None:
-    result = CliRunner().invoke(models, ["pull", "gpt-5"])
+def test_models_pull__unknown_name_is_one_line_and_exit_2(registry: dict[str, KnownModel]) -> None:
+    result = CliRunner().invoke(cli, ["models", "pull", "gpt-5"])
     assert result.exit_code == 2
-    assert result.stderr.endswith("Error: unknown model 'gpt-5': expected one of tiny-a, tiny-b\n")
+    assert result.stderr == (
+        "ground-gate: error: unknown model 'gpt-5': expected one of tiny-a, tiny-b\n"
+    )
