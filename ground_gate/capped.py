@@ -20,8 +20,9 @@ class TooLarge(ValueError):
     """What was read is over its cap."""
 
 
-class Unreadable(ValueError):
-    """A body that cannot be read safely: an encoding not asked for, or damaged data."""
+class UndecodableBody(ValueError):
+    """An HTTP body that cannot be decoded safely: an encoding not asked for, or damaged data
+    (a file that cannot be read is file_reader.Unreadable)."""
 
 
 def size_text(size: int) -> str:
@@ -44,7 +45,7 @@ class Inflater:
         unknown = [c for c in codings if c not in _ZLIB_WINDOW]
         if unknown:
             encoded = ", ".join(unknown)
-            raise Unreadable(f"the body is encoded as {encoded}, which was not asked for")
+            raise UndecodableBody(f"the body is encoded as {encoded}, which was not asked for")
         # the last coding applied is the first to undo
         self._decoders = [
             zlib.decompressobj(_ZLIB_WINDOW[c] or zlib.MAX_WBITS) for c in reversed(codings)
@@ -73,7 +74,7 @@ class Inflater:
                 out = decoder.decompress(data, _STEP)
             except zlib.error:
                 if not self._raw_deflate[index]:
-                    raise Unreadable("the body's compressed data is damaged") from None
+                    raise UndecodableBody("the body's compressed data is damaged") from None
                 # `deflate` is sometimes sent without its zlib header: raw DEFLATE
                 self._decoders[index] = zlib.decompressobj(-zlib.MAX_WBITS)
                 self._raw_deflate[index] = False

@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from ground_gate import __version__
-from ground_gate.capped import TooLarge, Unreadable, inflate_all
+from ground_gate.capped import TooLarge, UndecodableBody, inflate_all
 from ground_gate.errors import GitHubError
 
 # https://docs.github.com/en/rest/about-the-rest-api/api-versions
@@ -158,7 +158,7 @@ class GitHubClient:
                 response.headers.get("Content-Encoding"),
                 MAX_BODY_BYTES,
             )
-        except (TooLarge, Unreadable) as exc:
+        except (TooLarge, UndecodableBody) as exc:
             raise GitHubAnswerError(method, shown, f"a body that was refused: {exc}") from None
         try:
             return json.loads(raw.decode("utf-8"))

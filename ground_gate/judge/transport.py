@@ -22,7 +22,7 @@ from typing import Any
 
 import openai
 
-from ground_gate.capped import ACCEPT_ENCODING, Inflater, TooLarge, Unreadable
+from ground_gate.capped import ACCEPT_ENCODING, Inflater, TooLarge, UndecodableBody
 from ground_gate.judge.response import MalformedResponse
 
 # The largest chat completion the judge reads: a verdict is a few hundred bytes, and a reply of
@@ -53,7 +53,7 @@ def bounded_http_client(max_bytes: int = MAX_RESPONSE_BYTES) -> Any:
     async def bound(response: Any) -> None:
         try:
             inflater = Inflater(response.headers.get("Content-Encoding"), max_bytes)
-        except Unreadable as exc:
+        except UndecodableBody as exc:
             raise ResponseRefused(f"the response was refused: {exc}") from None
         raw = response.stream
         assert isinstance(raw, SDK_HTTP.AsyncByteStream)  # an AsyncClient's response
@@ -79,7 +79,7 @@ class _Bounded(SDK_HTTP.AsyncByteStream):  # type: ignore[misc,name-defined]
                 data = self._inflater.feed(chunk)
                 if data:
                     yield data
-        except (TooLarge, Unreadable) as exc:
+        except (TooLarge, UndecodableBody) as exc:
             raise ResponseRefused(f"the response was refused: {exc}") from None
 
     async def aclose(self) -> None:
