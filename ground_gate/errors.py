@@ -40,9 +40,9 @@ class GitHubError(GroundGateError):
     """A GitHub API call failed."""
 
 
-class ArtifactRefused(ConfigError):
+class ArtifactRefused(GroundGateError):
     """A pull request run's report (the fork-safe workflow_run half) is not a report
-    ground-gate writes: nothing is posted."""
+    ground-gate writes: nothing is posted. (Exit 2, as every GroundGateError.)"""
 
 
 class MergeError(GroundGateError):
