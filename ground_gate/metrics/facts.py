@@ -141,8 +141,8 @@ def number_value(text: str) -> float | None:
     tens, _, ones = lowered.partition("-")
     if not ones:
         return NUMBER_WORDS.get(tens)
-    if tens in _TENS and ones in _ONES[1:10]:  # "twenty-one" counts
-        return NUMBER_WORDS[tens] + NUMBER_WORDS[ones]
+    if tens in _TENS and ones in _ONES[1:10]:  # "twenty-one" counts, though "one" alone not
+        return NUMBER_WORDS[tens] + _ONES.index(ones)
     return None
 
 

@@ -42,13 +42,8 @@ def test_find__words_and_written_forms_of_numbers():
         ("twenty-five", 25, "plates"),
         ("1,500", 1500, "cups"),
     ]
-    assert [number_value(t) for t in ("2.5", "1,000", "ninety-nine", "twenty-day", "cat")] == [
-        2.5,
-        1000,
-        99,
-        None,
-        None,
-    ]
+    written = ("2.5", "1,000", "ninety-nine", "twenty-one", "one", "twenty-day", "cat")
+    assert [number_value(t) for t in written] == [2.5, 1000, 99, 21, None, None, None]
 
 
 def test_find__what_is_no_fact():
