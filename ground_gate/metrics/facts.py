@@ -123,6 +123,8 @@ def _numbers(sentence: str) -> list[Fact]:
         word = unit.group(1) if unit else ""
         if word.lower() in STOPWORDS | MONTHS | WEEKDAYS:  # "26 August" counts no Augusts
             word = ""
+        if word and not (word.islower() or word.isupper() or len(word) <= 3):
+            word = ""  # "Four Royal Navy frigates": a name follows, no unit ("W", "kWh" are)
         reach = unit.end() if word and unit else match.end()
         found.append(Fact("number", match.group(), match.start(), match.end(), value, word, reach))
     return found
@@ -157,16 +159,25 @@ def _dates(sentence: str) -> list[Fact]:
 def _names(sentence: str) -> list[Fact]:
     found = []
     for match in _NAME.finditer(sentence):
-        text = match.group()
-        words = text.lower().split()
-        if (match.start() == 0 and len(words) == 1) or all(w in STOPWORDS for w in words):
-            continue  # a sentence's first word is capitalised whatever it is
-        if _PRONOUN.fullmatch(text):
+        start, text = match.start(), match.group()
+        # a run's leading function or number words are no part of the name ("The Portuguese",
+        # "Four Royal Navy frigates"): a sentence's first word is capitalised whatever it is
+        while (lead := re.match(r"(\S+)\s+", text)) and _not_a_name(lead.group(1)):
+            start, text = start + lead.end(), text[lead.end() :]
+        words = text.split()
+        if (start == 0 and len(words) == 1) or _not_a_name(text) or _PRONOUN.fullmatch(text):
             continue
-        if words[0] in MONTHS | WEEKDAYS:
+        if len(words) > 1 and text.isupper():  # "CLICK HERE" shouts; it names nothing
             continue
-        found.append(Fact("name", text, match.start(), match.end()))
+        found.append(Fact("name", text, start, start + len(text)))
     return found
+
+
+def _not_a_name(text: str) -> bool:
+    """A capitalised word that names nothing: a function word, a number, a month or day."""
+    words = text.lower().split()
+    calendar = MONTHS | WEEKDAYS
+    return all(w in STOPWORDS or w in calendar or number_value(w) is not None for w in words)
 
 
 def stated(fact: Fact, passage: str) -> bool:
@@ -216,7 +227,7 @@ def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) ->
         holding = _sentence_holding(passage, lambda s: bool(held & numbers_in(s)))
     else:
         told = Fact(fact.kind, answer, 0, 0)
-        if stated(fact, answer) or stated(told, fact.text):
+        if _same_name(fact.text, answer):
             return Checked(fact, "equal", p_stated=p_stated)
         if not _same_kind(fact, answer):
             return Checked(fact, "absent", p_stated=p_stated)
@@ -224,6 +235,22 @@ def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) ->
     if holding is None:
         return Checked(fact, "absent", p_stated=p_stated)
     return Checked(fact, "different", answer, holding, p_stated)
+
+
+def _same_name(said: str, answer: str) -> bool:
+    """Whether the judge's answer names what the sentence does: a word in common ("Mrs Ru",
+    "Mei Ru"), or one is the other's initials ("NFL", "National Football League")."""
+    ours, theirs = (set(_WORD.findall(t.lower())) - STOPWORDS for t in (said, answer))
+    if ours & theirs:
+        return True
+    return any(
+        _initials(a) == b.replace(".", "").upper() for a, b in ((said, answer), (answer, said))
+    )
+
+
+def _initials(text: str) -> str:
+    words = [w for w in _WORD.findall(text) if w.lower() not in STOPWORDS]
+    return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
 
 
 def _same_kind(fact: Fact, answer: str) -> bool:

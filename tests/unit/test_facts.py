@@ -53,6 +53,21 @@ def test_find__what_is_no_fact():
     assert kinds("On 26 August") == [("number", "26", ""), ("date", "August", "")]
 
 
+def test_find__a_name_without_the_words_before_it_that_name_nothing():
+    # the sentence's capitalised first word, a number, "The": no part of a name; a
+    # capitalised word after a number is a name, not its unit; two shouted words name nothing
+    assert kinds("Four Royal Navy frigates were seen by The Portuguese side. CLICK HERE") == [
+        ("number", "Four", ""),
+        ("name", "Royal Navy", ""),
+        ("name", "Portuguese", ""),
+    ]
+    assert kinds("Its 56 Wh battery, 100 W adapter and 16 GB") == [
+        ("number", "56", "Wh"),
+        ("number", "100", "W"),
+        ("number", "16", "GB"),
+    ]
+
+
 def test_find__lower_cased_tokenised_text_keeps_its_numbers_and_dates():
     sentence = "the wedgwood collection was sold for £ 1.5 m in june , with six items ."
     assert kinds(sentence) == [
@@ -99,6 +114,13 @@ def test_read_answer__names_and_dates():
     passage = "Maria Costa gave the talk. Ana Silva chaired it."
     assert read_answer(name, "Maria Costa", passage).verdict == "different"
     assert read_answer(name, "Silva", passage).verdict == "equal"
+    # one word in common, or initials: the same name written otherwise
+    honorific = Fact("name", "Mrs Ru", 0, 6)
+    assert read_answer(honorific, "Mei Ru", "Mei Ru, 50, went.").verdict == "equal"
+    league = Fact("name", "National Football League", 0, 24)
+    assert read_answer(league, "NFL", "The NFL said so.").verdict == "equal"
+    assert read_answer(Fact("name", "NFL", 0, 3), "National Football League", "The "
+                       "National Football League said so.").verdict == "equal"  # fmt: skip
     assert read_answer(name, "the speaker", passage).verdict == "absent"  # no name
     assert read_answer(name, "Jo Park", passage).verdict == "absent"  # not in the passage
     month = find("It went on sale in May or June.")[0]
