@@ -121,6 +121,17 @@ def test_e2e__groundedness_verdicts_tell_contradicted_from_invented(outcome, row
     assert _score(report, row, score) > grounded, (row, score, grounded)
 
 
+def test_e2e__a_swapped_number_reads_contradicted_quoting_the_sources_value(outcome):
+    report = outcome[0].report
+    row = next(r for r in report["rows"] if r["id"] == "contradicted-price")
+    (unit,) = row["metrics"]["groundedness"]["units"]
+    said = unit["detail"].get("swapped_fact", "")
+    assert unit["verdict"] == "contradicted", unit
+    # the price and the weight are asked blanked out; the source states 899 and 1.2
+    assert "the source says 899" in said or "the source says 1.2" in said, said
+    assert unit["evidence"] in SOURCE, unit
+
+
 def test_e2e__reports_written_and_exit_code_follows_the_gate(outcome):
     result, root = outcome
     assert json.loads((root / "report.json").read_text(encoding="utf-8")) == result.report
