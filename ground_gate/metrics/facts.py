@@ -10,7 +10,9 @@ that states it is a question it can answer. So, per sentence (groundedness's ver
    works for numbers and dates; it has no capitals to find names by.
 2. A fact the passages the sentence is about already state is "equal": no call.
 3. Any other fact is asked of the judge, on its own: the sentence with the fact blanked out,
-   "fill the blank with the words the document uses there" (`prompts.fill_blank`). An answer
+   "which words of the document fill the blank? Other parts of the sentence may be wrong"
+   (`prompts.fill_blank`; told only to fill it, the judge refused a blank in a sentence that
+   disagreed with the document elsewhere: bench/RESULTS.md, "Swapped facts"). An answer
    of the same kind that the passages hold and that differs from the fact is "different": the
    source states another value (the sentence is contradicted, and the source sentence holding
    that value is its evidence); an answer equal to the fact is "equal"; anything else (NOT
