@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from ground_gate.judge.base import Completion
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, together
-from ground_gate.metrics.passages import GAP, STOPWORDS, focus
+from ground_gate.metrics.passages import GAP, STOPWORDS, content_words, focus, words
 from ground_gate.sentences import split_sentences
 
 FILL_TOKENS = 16  # a value, a name or a date: a few words
@@ -166,10 +166,10 @@ def _names(sentence: str) -> list[Fact]:
         # "Four Royal Navy frigates"): a sentence's first word is capitalised whatever it is
         while (lead := re.match(r"(\S+)\s+", text)) and _not_a_name(lead.group(1)):
             start, text = start + lead.end(), text[lead.end() :]
-        words = text.split()
-        if (start == 0 and len(words) == 1) or _not_a_name(text) or _PRONOUN.fullmatch(text):
+        parts = text.split()
+        if (start == 0 and len(parts) == 1) or _not_a_name(text) or _PRONOUN.fullmatch(text):
             continue
-        if len(words) > 1 and text.isupper():  # "CLICK HERE" shouts; it names nothing
+        if len(parts) > 1 and text.isupper():  # "CLICK HERE" shouts; it names nothing
             continue
         found.append(Fact("name", text, start, start + len(text)))
     return found
@@ -177,17 +177,16 @@ def _names(sentence: str) -> list[Fact]:
 
 def _not_a_name(text: str) -> bool:
     """A capitalised word that names nothing: a function word, a number, a month or day."""
-    words = text.lower().split()
     calendar = MONTHS | WEEKDAYS
-    return all(w in STOPWORDS or w in calendar or number_value(w) is not None for w in words)
+    parts = text.lower().split()
+    return all(w in STOPWORDS or w in calendar or number_value(w) is not None for w in parts)
 
 
 def stated(fact: Fact, passage: str) -> bool:
     """Whether `passage` states `fact` as the sentence does (no judge call)."""
     if fact.kind == "number":
         return fact.value in numbers_in(passage)
-    words = set(_WORD.findall(passage.lower()))
-    return all(w in words for w in _WORD.findall(fact.text.lower()))
+    return words(fact.text) <= words(passage)
 
 
 def numbers_in(text: str) -> set[float]:
@@ -242,7 +241,7 @@ def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) ->
 def _same_name(said: str, answer: str) -> bool:
     """Whether the judge's answer names what the sentence does: a word in common ("Mrs Ru",
     "Mei Ru"), or one is the other's initials ("NFL", "National Football League")."""
-    ours, theirs = (set(_WORD.findall(t.lower())) - STOPWORDS for t in (said, answer))
+    ours, theirs = content_words(said), content_words(answer)
     if ours & theirs:
         return True
     return any(
@@ -251,17 +250,17 @@ def _same_name(said: str, answer: str) -> bool:
 
 
 def _initials(text: str) -> str:
-    words = [w for w in _WORD.findall(text) if w.lower() not in STOPWORDS]
-    return "".join(w[0] for w in words).upper() if len(words) > 1 else ""
+    parts = [w for w in _WORD.findall(text) if w.lower() not in STOPWORDS]
+    return "".join(w[0] for w in parts).upper() if len(parts) > 1 else ""
 
 
 def _same_kind(fact: Fact, answer: str) -> bool:
     """A date's blank filled by a date of the same calendar; a name's by a name."""
-    words = set(_WORD.findall(answer.lower()))
+    said = words(answer)
     if fact.kind == "date":
         calendar = MONTHS if fact.text.lower() in MONTHS else WEEKDAYS
-        return bool(words & calendar)
-    return bool(_NAME.search(answer)) and len(words) <= 6
+        return bool(said & calendar)
+    return bool(_NAME.search(answer)) and len(said) <= 6
 
 
 def _sentence_holding(passage: str, holds: Callable[[str], bool]) -> str | None:
