@@ -50,20 +50,31 @@ border-left:.25em solid #d1d9e0;margin:0 0 16px;padding:0 1em}
 """
 
 
+def _compared(report: dict[str, Any], baseline: dict[str, Any], renderer: Any) -> Any:
+    """The report as `run --baseline` finishes it: its rows compared with the baseline's
+    (renderers from issue 34 on never compare; older ones took the baseline themselves)."""
+    if "baseline" in inspect.signature(renderer).parameters:
+        return {"baseline": baseline}
+    try:
+        from ground_gate.report.baseline_rows import compare_rows
+    except ImportError:  # before issue 24: no row was compared
+        return {}
+    return {"report": compare_rows(report, baseline)}
+
+
 def comment_markdown(report: dict[str, Any], baseline: dict[str, Any]) -> str:
     """The comment as the action posts it once the page is uploaded (where the renderer
     knows of a page to link; the renderer before issue 24 did not)."""
+    args: dict[str, Any] = {"report": report, **_compared(report, baseline, render_markdown)}
     if "page_url" in inspect.signature(render_markdown).parameters:
-        return render_markdown(report, baseline=baseline, page_url=PAGE_URL)
-    return render_markdown(report, baseline=baseline)
+        args["page_url"] = PAGE_URL
+    return render_markdown(**args)
 
 
 def page_html(report: dict[str, Any], baseline: dict[str, Any]) -> str:
     """The page as `run --baseline` writes it (its rows compared with the baseline's, where
     the renderer can; the renderer before issue 24 could not)."""
-    if "baseline" in inspect.signature(render_html).parameters:
-        return render_html(report, baseline=baseline)
-    return render_html(report)
+    return render_html(**{"report": report, **_compared(report, baseline, render_html)})
 
 
 def github_html(markdown: str) -> str:

@@ -89,7 +89,7 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
     written, and how the run ends. A shard's own verdict covers its rows only: it exits 0
     once complete, and the merge gates."""
     report = judged(record, baseline)
-    markdown = render_markdown(report, baseline=baseline)
+    markdown = render_markdown(report)
     texts: list[tuple[Path | None, Callable[[], str]]] = [
         (files.json, lambda: report_text(report)),
         (files.markdown, lambda: markdown),

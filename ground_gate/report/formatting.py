@@ -82,13 +82,13 @@ def changed(now: float, before: float | None, threshold: ThresholdBounds | None)
     return sides[-1] if len(sides) == 2 and sides[0] == sides[1] else shown
 
 
-def _before(entry: ScoreEntry, before: ScoreEntry | None) -> float | None:
-    """The baseline's mean over the paired rows; None when too few rows were paired to
-    compare (the cell then says "not compared")."""
+def _before(entry: ScoreEntry) -> float | None:
+    """The baseline's mean over the paired rows; None without a baseline, or when too few
+    rows were paired to compare (the cell then says "not compared")."""
     change = entry.get("baseline")
-    if change is not None:
-        return change["before"] if change["direction"] is not None else None
-    return None if before is None else before.get("mean")
+    if change is None or change["direction"] is None:
+        return None
+    return change["before"]
 
 
 def _worse(entry: ScoreEntry) -> float | None:
@@ -153,7 +153,7 @@ def failing_parts(entry: ScoreEntry) -> list[str]:
     return parts
 
 
-def score_cell(entry: ScoreEntry, before: ScoreEntry | None = None) -> str:
+def score_cell(entry: ScoreEntry) -> str:
     """A score in words: '0.06 → 0.101 > 0.10', '0.908 → 0.853: drop 0.055 > 0.02 (≥ 0.75)',
     '0.89 (≥ 0.80)'; the failed parts said as comparisons, the rest as bounds."""
     mean = entry["mean"]
@@ -162,7 +162,7 @@ def score_cell(entry: ScoreEntry, before: ScoreEntry | None = None) -> str:
     parts = failing_parts(entry)
     level = [p for p in parts if not p.startswith("drop")]
     drops = [p for p in parts if p.startswith("drop")]
-    was = _before(entry, before)
+    was = _before(entry)
     least = _drop_places(mean, was, _worse(entry)) if drops or _drop(entry) else 2
     text = before_now(mean, was, entry["threshold"], least)
     if level:

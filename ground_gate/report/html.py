@@ -18,7 +18,7 @@ from typing import Any
 from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.numbers import bound, holds
 from ground_gate.report.answers import answer_counts, answer_words
-from ground_gate.report.baseline_rows import compare_rows, is_compared
+from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.formatting import (
     before_now,
     bounds_of,
@@ -194,11 +194,9 @@ def _distributions(report: Report) -> list[str]:
     return out
 
 
-def render_html(report: Report, baseline: Report | None = None) -> str:
-    """The run's page (`run --output-html`, `ground-gate report --html`); `baseline`: the
-    report it was compared with, when its rows were not compared already."""
-    if baseline is not None and not is_compared(report):
-        report = compare_rows(report, baseline)
+def render_html(report: Report) -> str:
+    """The run's page (`run --output-html`, `ground-gate report --html`), its rows beside the
+    baseline's when the report was compared with one (`report_files.judged`)."""
     body = [*_headline(report), *_scores_table(report), *_distributions(report)]
     body += rows_section(report)
     return page(f"ground-gate: {report['status']}", body)

@@ -18,7 +18,7 @@ from ground_gate.config.model import SCORE_NAMES
 from ground_gate.metrics.invisible import INVISIBLE
 from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
-from ground_gate.report.baseline_rows import compare_rows, is_compared
+from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.formatting import (
     FAIL,
@@ -52,10 +52,10 @@ COMPARED_NOTE = (
 Report = Mapping[str, Any]
 
 
-def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False) -> str:
+def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
     passed = PASS + " " if not unverified else ""  # never a check mark for a claimed pass
     mark = {True: passed, False: FAIL + " ", None: ""}[entry["passed"]]
-    text = mark + score_cell(entry, before)
+    text = mark + score_cell(entry)
     change = entry.get("baseline")
     if change is not None and change["max_drop"] is not None and change["direction"] is None:
         text += f" {WARN} not compared"
@@ -64,15 +64,8 @@ def _cell(entry: ScoreEntry, before: ScoreEntry | None, unverified: bool = False
     return text
 
 
-def _index(report: Report | None) -> dict[tuple[str, str], ScoreEntry]:
-    if report is None:
-        return {}
-    return {(e["dataset"], e["score"]): e for e in report["scores"]}
-
-
-def _table(report: Report, baseline: Report | None, unverified: bool = False) -> str:
-    entries = _index(report)
-    before = _index(baseline)
+def _table(report: Report, unverified: bool = False) -> str:
+    entries = {(e["dataset"], e["score"]): e for e in report["scores"]}
     scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
     header = ["dataset", "rows", *scores]
     body = []
@@ -84,7 +77,7 @@ def _table(report: Report, baseline: Report | None, unverified: bool = False) ->
         line = [cell(name, 60), rows_text]
         for score in scores:
             entry = entries.get((name, score))
-            line.append(_cell(entry, before.get((name, score)), unverified) if entry else "")
+            line.append(_cell(entry, unverified) if entry else "")
         body.append(line)
     return tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
 
@@ -178,27 +171,24 @@ def _reasons(report: Report) -> list[str]:
 def render_markdown(
     report: Report,
     *,
-    baseline: Report | None = None,
     worst_rows: int = DEFAULT_WORST_ROWS,
     unverified: bool = False,
     page_url: str | None = None,
 ) -> str:
-    """The report as markdown. `baseline`: the report it was compared with, when its rows
-    were not compared already (`baseline_rows.compare_rows`). `unverified`: the report comes
+    """The report as markdown, its rows beside the baseline's when the report was compared
+    with one (`report_files.judged`, where a report is finished). `unverified`: the report comes
     from a run this job does not trust (a fork's artifact): the headline says whose claim it
     is and no pass is marked. `page_url`: where the run's HTML page is (the comment then
     links to it and each worst row to its anchor); None: the page is not mentioned."""
-    if baseline is not None and not is_compared(report):
-        report = compare_rows(report, baseline)
     parts: list[str] = [
         *_headline(report, unverified),
         "",
         _summary_line(report, page_url),
         "",
-        _table(report, baseline, unverified),
+        _table(report, unverified),
         "",
     ]
-    if any("baseline" in e for e in report["scores"]) or baseline is not None:
+    if any("baseline" in e for e in report["scores"]) or is_compared(report):
         parts += [COMPARED_NOTE, ""]
     answers = _answer_lines(report, unverified)
     if answers:

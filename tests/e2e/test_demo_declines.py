@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from ground_gate.commands.run import RunOptions, execute
+from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report_files import ReportFiles
 from tests.e2e.aero_app import DECLINES
@@ -128,7 +129,7 @@ def test_demo_declines__the_baseline_beside_the_declines_names_each_with_its_old
 ) -> None:
     _, honest = runs("honest")
     _, declining = runs("declines")
-    markdown = render_markdown(declining, baseline=honest)
+    markdown = render_markdown(compare_rows(declining, honest))
     assert "declined 8 of 10 questions its sources answer (the baseline declined 0)" in markdown
     assert "### What this pull request broke: 8 row(s) newly fail" in markdown
     assert "  - said \u201cThe Aero 3 vacuums and mops in one run: it has" in markdown

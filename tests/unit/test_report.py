@@ -1,6 +1,5 @@
 """Reports: the JSON shape and the markdown, compared as full strings."""
 
-import copy
 import json
 import tomllib
 from datetime import UTC, datetime
@@ -15,6 +14,7 @@ from ground_gate.gate import evaluate
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.record import costs_at
 from ground_gate.report import json_report
+from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.escape import cell
 from ground_gate.report.json_report import build_report
 from ground_gate.report.markdown import render_markdown
@@ -97,7 +97,9 @@ def rows():
     ]
 
 
-def report():
+def report(baseline: Report | None = None) -> Report:
+    """The two rows' report; against `baseline`'s rows (paired by id) when given, as a run
+    with `--baseline` judges it (its rows are then compared: `compare_rows`)."""
     rs = rows()
     summaries = summarise(
         rs,
@@ -119,12 +121,14 @@ def report():
         seconds=3.5,
         created_at=datetime(2026, 1, 1, tzinfo=UTC),
     )
-    return build_report(record, evaluate(summaries, thresholds, "fail"))
+    before = None if baseline is None else baseline_scores(baseline)
+    built = build_report(record, evaluate(summaries, thresholds, "fail", rows=rs, baseline=before))
+    return built if baseline is None else compare_rows(built, baseline)
 
 
 EXPECTED = "## ❌ ground-gate: failed\n\n2 row(s) in 1 dataset(s), judged by `gpt-4o-mini`; 4 of 4 check(s) failed.\n\n| dataset   | rows   | groundedness   | agreement            | summary_hallucination         | summary_contradiction   |\n|-----------|--------|----------------|----------------------|-------------------------------|-------------------------|\n| support   | 2      | ❌ 0.57 < 0.80  | ❌ 1.00 ⚠️ 1 error(s) | ❌ 0.00 (≤ 0.10) ⚠️ 1 error(s) | ❌ 0.00 ⚠️ 1 error(s)    |\n\n- ❌ **support** groundedness — level: 0.57 &lt; min 0.80\n- ❌ **support** agreement — 1 row(s) could not be scored\n- ❌ **support** summary_hallucination — 1 row(s) could not be scored\n- ❌ **support** summary_contradiction — 1 row(s) could not be scored\n\n<details><summary>Worst rows (1)</summary>\n\n**support / bad\\|&lt;b&gt;@​team&lt;/b&gt;** — fails groundedness, summary_hallucination: groundedness 0.20, summary_accuracy error\n\n| metric | verdict | text | the judge's probabilities | evidence |\n|---|---|---|---|---|\n| groundedness | unsupported | We ship to \\| Mars &lt;script&gt; |  | the source says nothing about this |\n| summary_accuracy | error | summary\\_accuracy.questions: invalid JSON | | |\n\n</details>\n\n<details><summary>Rows (2)</summary>\n\n| dataset   | row                            | groundedness   | agreement   | summary_hallucination   | summary_contradiction   |\n|-----------|--------------------------------|----------------|-------------|-------------------------|-------------------------|\n| support   | ok-1                           | 0.95           | 1.00        | 0.00                    | 0.00                    |\n| support   | bad\\|&lt;b&gt;@​team&lt;/b&gt; | ❌ 0.20         | ❌ error     | ❌ error                 | ❌ error                 |\n\n</details>\n\n<details><summary>Scores in detail</summary>\n\n| dataset   | score                 | mean   | 95% CI        | rows scored   | errors   | no claims   |\n|-----------|-----------------------|--------|---------------|---------------|----------|-------------|\n| support   | groundedness          | 0.5750 | 0.200 – 0.950 | 2             | 0        | 0           |\n| support   | agreement             | 1.0000 | 1.000 – 1.000 | 1             | 1        | 0           |\n| support   | summary_hallucination | 0.0000 | 0.000 – 0.000 | 1             | 1        | 0           |\n| support   | summary_contradiction | 0.0000 | 0.000 – 0.000 | 1             | 1        | 0           |\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric           | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|------------------|---------------|--------------|-----------------|---------------------|-----------|\n| groundedness     | 3             | 0            | 320             | 22                  | 0         |\n| summary_accuracy | 4             | 0            | 300             | 40                  | 2         |\n| total            | 7             | 0            | 620             | 62                  | 2         |\n\nWall time 3.5 s.\n\n</details>\n"
 
-EXPECTED_WITH_BASELINE = "## ❌ ground-gate: failed\n\n2 row(s) in 1 dataset(s), judged by `gpt-4o-mini`; 4 of 4 check(s) failed.\n\n| dataset   | rows   | groundedness         | agreement                   | summary_hallucination                | summary_contradiction       |\n|-----------|--------|----------------------|-----------------------------|--------------------------------------|-----------------------------|\n| support   | 2      | ❌ 0.70 → 0.57 < 0.80 | ❌ 1.00 → 1.00 ⚠️ 1 error(s) | ❌ 0.05 → 0.00 (≤ 0.10) ⚠️ 1 error(s) | ❌ 0.00 → 0.00 ⚠️ 1 error(s) |\n\nEach score reads `baseline → now` over the rows in both runs; a failed check says which part failed: its level (against min or max) or its drop (against max_drop).\n\n- ❌ **support** groundedness — level: 0.57 &lt; min 0.80\n- ❌ **support** agreement — 1 row(s) could not be scored\n- ❌ **support** summary_hallucination — 1 row(s) could not be scored\n- ❌ **support** summary_contradiction — 1 row(s) could not be scored\n\n### What this pull request broke: 1 row(s) newly fail\n\n- **support / bad\\|&lt;b&gt;@​team&lt;/b&gt;**: groundedness 0.20 → 0.20 < 0.80, summary_hallucination could not be scored\n  - groundedness carried by “We ship to \\| Mars &lt;script&gt;” *unsupported*\n\n<details><summary>Worst rows (1: 1 new since the baseline)</summary>\n\n**support / bad\\|&lt;b&gt;@​team&lt;/b&gt;** — fails groundedness, summary_hallucination (new since the baseline): groundedness 0.20, summary_accuracy error\n\n| metric | verdict | text | the judge's probabilities | evidence |\n|---|---|---|---|---|\n| groundedness | unsupported | We ship to \\| Mars &lt;script&gt; |  | the source says nothing about this |\n| summary_accuracy | error | summary\\_accuracy.questions: invalid JSON | | |\n\n</details>\n\n<details><summary>Rows (2)</summary>\n\n| dataset   | row                            | groundedness   | agreement   | summary_hallucination   | summary_contradiction   |\n|-----------|--------------------------------|----------------|-------------|-------------------------|-------------------------|\n| support   | ok-1                           | 0.95           | 1.00        | 0.00                    | 0.00                    |\n| support   | bad\\|&lt;b&gt;@​team&lt;/b&gt; | ❌ 0.20         | ❌ error     | ❌ error                 | ❌ error                 |\n\n</details>\n\n<details><summary>Scores in detail</summary>\n\n| dataset   | score                 | mean   | 95% CI        | rows scored   | errors   | no claims   |\n|-----------|-----------------------|--------|---------------|---------------|----------|-------------|\n| support   | groundedness          | 0.5750 | 0.200 – 0.950 | 2             | 0        | 0           |\n| support   | agreement             | 1.0000 | 1.000 – 1.000 | 1             | 1        | 0           |\n| support   | summary_hallucination | 0.0000 | 0.000 – 0.000 | 1             | 1        | 0           |\n| support   | summary_contradiction | 0.0000 | 0.000 – 0.000 | 1             | 1        | 0           |\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric           | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|------------------|---------------|--------------|-----------------|---------------------|-----------|\n| groundedness     | 3             | 0            | 320             | 22                  | 0         |\n| summary_accuracy | 4             | 0            | 300             | 40                  | 2         |\n| total            | 7             | 0            | 620             | 62                  | 2         |\n\nWall time 3.5 s.\n\n</details>\n"
+EXPECTED_WITH_BASELINE = "## ❌ ground-gate: failed\n\n2 row(s) in 1 dataset(s), judged by `gpt-4o-mini`; 4 of 4 check(s) failed.\n\n| dataset   | rows   | groundedness         | agreement            | summary_hallucination         | summary_contradiction   |\n|-----------|--------|----------------------|----------------------|-------------------------------|-------------------------|\n| support   | 2      | ❌ 0.70 → 0.57 < 0.80 | ❌ 1.00 ⚠️ 1 error(s) | ❌ 0.00 (≤ 0.10) ⚠️ 1 error(s) | ❌ 0.00 ⚠️ 1 error(s)    |\n\nEach score reads `baseline → now` over the rows in both runs; a failed check says which part failed: its level (against min or max) or its drop (against max_drop).\n\n- ❌ **support** groundedness — level: 0.57 &lt; min 0.80\n- ❌ **support** agreement — 1 row(s) could not be scored\n- ❌ **support** summary_hallucination — 1 row(s) could not be scored\n- ❌ **support** summary_contradiction — 1 row(s) could not be scored\n\n### What this pull request broke: 1 row(s) newly fail\n\n- **support / bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt;**: groundedness 0.45 → 0.20 < 0.80, summary_hallucination could not be scored\n  - groundedness carried by “We ship to \\| Mars &lt;script&gt;” *unsupported*\n\n<details><summary>Worst rows (1: 1 new since the baseline)</summary>\n\n**support / bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt;** — fails groundedness, summary_hallucination (new since the baseline): groundedness 0.45 → 0.20, summary_accuracy error\n\n| metric | verdict | text | the judge's probabilities | evidence |\n|---|---|---|---|---|\n| groundedness | unsupported | We ship to \\| Mars &lt;script&gt; |  | the source says nothing about this |\n| summary_accuracy | error | summary\\_accuracy.questions: invalid JSON | | |\n\n</details>\n\n<details><summary>Rows (2)</summary>\n\n| dataset   | row                            | groundedness   | agreement   | summary_hallucination   | summary_contradiction   |\n|-----------|--------------------------------|----------------|-------------|-------------------------|-------------------------|\n| support   | ok-1                           | 0.95           | 1.00        | 0.00                    | 0.00                    |\n| support   | bad\\|&lt;b&gt;@\u200bteam&lt;/b&gt; | ❌ 0.20         | ❌ error     | ❌ error                 | ❌ error                 |\n\n</details>\n\n<details><summary>Scores in detail</summary>\n\n| dataset   | score                 | mean   | 95% CI        | rows scored   | errors   | no claims   | baseline   | Δ baseline   | Δ interval            | paired / in baseline   |\n|-----------|-----------------------|--------|---------------|---------------|----------|-------------|------------|--------------|-----------------------|------------------------|\n| support   | groundedness          | 0.5750 | 0.200 – 0.950 | 2             | 0        | 0           | 0.700      | -0.125       | -0.250 – +0.000 (95%) | 2 / 2                  |\n| support   | agreement             | 1.0000 | 1.000 – 1.000 | 1             | 1        | 0           | 1.000      | +0.000       | n/a                   | 1 / 1                  |\n| support   | summary_hallucination | 0.0000 | 0.000 – 0.000 | 1             | 1        | 0           | 0.000      | +0.000       | n/a                   | 1 / 1                  |\n| support   | summary_contradiction | 0.0000 | 0.000 – 0.000 | 1             | 1        | 0           | 0.000      | +0.000       | n/a                   | 1 / 1                  |\n\nΔ: the mean change against the baseline over the rows scored in both runs, paired by id. Its interval runs between the paired bootstrap's one-sided bounds at the confidence shown (2000 resamples; at 95% the 5th to the 95th percentile); an interval that includes 0 is within noise. A score with max_drop fails when it is more than max_drop worse and the interval's better end is too.\n\n</details>\n\n<details><summary>Judge usage</summary>\n\n| metric           | judge calls   | cache hits   | prompt tokens   | completion tokens   | retries   |\n|------------------|---------------|--------------|-----------------|---------------------|-----------|\n| groundedness     | 3             | 0            | 320             | 22                  | 0         |\n| summary_accuracy | 4             | 0            | 300             | 40                  | 2         |\n| total            | 7             | 0            | 620             | 62                  | 2         |\n\nWall time 3.5 s.\n\n</details>\n"
 
 
 def test_render_markdown__full_report():
@@ -132,13 +136,10 @@ def test_render_markdown__full_report():
 
 
 def test_render_markdown__baseline_deltas_new_failures_and_fixed():
-    now = report()
-    base = copy.deepcopy(now)
-    for entry in base["scores"]:
-        entry["mean"] = {"groundedness": 0.70, "summary_hallucination": 0.05}.get(
-            entry["score"], entry["mean"]
-        )
-    base["rows"][1]["failing"] = []
+    base = report()
+    bad = base["rows"][1]
+    bad["metrics"]["groundedness"]["scores"]["groundedness"] = 0.45  # 0.20 now
+    bad["failing"] = []
     base["rows"].append(
         {
             "dataset": "support",
@@ -148,7 +149,7 @@ def test_render_markdown__baseline_deltas_new_failures_and_fixed():
             "metrics": {},
         }
     )
-    assert render_markdown(now, baseline=base) == EXPECTED_WITH_BASELINE
+    assert render_markdown(report(base)) == EXPECTED_WITH_BASELINE
 
 
 def test_build_report__json_shape():
@@ -392,7 +393,7 @@ EXPECTED_PAIRED = "## ❌ ground-gate: failed\n\n8 row(s) in 2 dataset(s), judge
 
 def test_render_markdown__each_change_with_its_interval_and_within_noise():
     now, baseline = against_baseline()
-    assert render_markdown(now, baseline=baseline) == EXPECTED_PAIRED
+    assert render_markdown(compare_rows(now, baseline)) == EXPECTED_PAIRED
 
 
 def test_build_report__a_score_against_the_baseline():
@@ -423,16 +424,16 @@ def test_build_report__a_score_against_the_baseline():
     assert (billing["baseline"]["paired"], billing["baseline"]["interval"]) == (1, None)
 
 
-def test_render_markdown__an_old_report_without_paired_changes_keeps_the_mean_deltas():
-    """A report built without the comparison (an older version's, or a fork's artifact) still
-    renders with a baseline: the change of the means, as before."""
+def test_render_markdown__a_score_without_its_paired_change_claims_no_baseline_mean():
+    """A report whose scores were not judged against the baseline (an older version's, or a
+    fork's artifact) shows each score alone: the renderer never compares, so it never shows
+    a baseline mean the gate did not pair."""
     now, baseline = against_baseline()
     for entry in now["scores"]:
         del entry["baseline"]
-    table = render_markdown(now, baseline=baseline).split("\n")[6]
-    assert table.startswith(
-        "| support   | 6      | \u274c 0.90 \u2192 0.70 (\u2265 0.50, drop \u2264 0.05) |"
-    )
+    table = render_markdown(compare_rows(now, baseline)).split("\n")[6]
+    assert table.startswith("| support   | 6      | \u274c 0.70 (\u2265 0.50, drop \u2264 0.05) |")
+    assert "\u2192" not in table
 
 
 def test_baseline_scores__the_ok_rows_of_a_report_by_dataset_and_id():

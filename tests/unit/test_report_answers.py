@@ -113,7 +113,7 @@ def test_answer_counts__a_baseline_that_never_ran_the_answers_metric_counts_noth
 
 
 def test_render_markdown__declines_in_words_and_each_new_decline_with_its_old_answer():
-    markdown = render_markdown(report(NOW), baseline=report(BEFORE))
+    markdown = render_markdown(compare_rows(report(NOW), report(BEFORE)))
     assert (
         "- **aero** ❌ declined 1 of 2 questions its sources answer (the baseline declined 0); "
         "❌ answered 1 of 2 questions its sources cannot answer (the baseline answered 0); 1 "
@@ -157,7 +157,7 @@ def test_render_markdown__a_row_whose_source_now_holds_the_answer_moved_sides():
     before = report(BEFORE)  # colour: declined rightly (unanswerable), failing nothing
     before["rows"][2]["failing"] = ["answered_anyway"]
     now = report({**BEFORE, "colour": ("It is red.", 0.8, 0.9)})  # now answerable, answered
-    markdown = render_markdown(now, baseline=before)
+    markdown = render_markdown(compare_rows(now, before))
     assert (
         "Fixed: 1 row(s) pass what they failed in the baseline: **aero / colour** "
         "(answered_anyway 0.10 → now answered 0.80 (whether its source holds the answer "
@@ -208,7 +208,7 @@ def test_render_junit__a_failing_answers_check_says_the_declines():
 
 
 def test_render_html__declines_in_words_and_the_baseline_answer_of_a_row():
-    page = render_html(report(NOW), baseline=report(BEFORE))
+    page = render_html(compare_rows(report(NOW), report(BEFORE)))
     assert (
         '<p class="answers"><b>aero</b> declined 1 of 2 questions its sources answer (the '
         "baseline declined 0);"

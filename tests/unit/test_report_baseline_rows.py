@@ -214,7 +214,7 @@ def test_render_markdown__the_reviewers_pull_request_reads_true():
     from tests.reviewer_scenario import AT_0084, scenario
 
     baseline, report = scenario()
-    markdown = render_markdown(report, baseline=baseline)
+    markdown = render_markdown(compare_rows(report, baseline))
     table = markdown.split("\n\n")[2].split("\n")
     assert table[2:] == [
         "| news      | 160    | \u274c 0.9082 \u2192 0.8535: drop 0.055 > 0.02 (\u2265 0.75) "
