@@ -49,8 +49,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "commands": (
         "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
         "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
-        "answering", "targets", "file_reader", "errors", "exit_codes",
+        "answering", "targets", "starter", "file_reader", "errors", "exit_codes",
     ),
+    # `init`'s stage: a user's columns guessed, the starter config and workflow as text
+    "starter": ("datasets", "errors"),
     # a run's report files, written in one place and read back by one strict reader
     "report_files": (
         "record", "report", "file_reader", "errors", "exit_codes", "masking", "json_keys",
