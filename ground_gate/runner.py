@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from ground_gate.config.model import JudgeConfig
+from ground_gate.config.providers import requests_at_once
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Completion, Judge, UnusableReplyError
@@ -205,7 +206,7 @@ async def run(
 def rows_at_once(config: JudgeConfig) -> int:
     """Rows scored at once: llama.cpp answers one request at a time, so one row at a time
     keeps its prefix cache warm; a remote judge takes the config's max_concurrency."""
-    return 1 if config.provider == "local" else config.max_concurrency
+    return requests_at_once(config)
 
 
 def score_all(

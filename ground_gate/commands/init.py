@@ -17,12 +17,12 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from ground_gate.config.model import DatasetConfig
+from ground_gate.config.providers import judge_defaults
 from ground_gate.config.rules import url_problem
 from ground_gate.datasets import iter_samples
 from ground_gate.datasets.formats import read_rows
 from ground_gate.errors import ConfigError, DatasetError
 from ground_gate.starter import Judge, config_text, guess_columns, workflow_text
-from ground_gate.starter.text import HOSTED_MODEL, LOCAL_MODEL
 
 Echo = Callable[[str], None]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -94,20 +94,21 @@ def choose_judge(options: InitOptions) -> Judge:
                     f"{flag}: the local judge is the embedded model, it takes no {flag}; "
                     "drop it, or give --judge openai"
                 )
-        return Judge("local", options.model or LOCAL_MODEL)
+        return Judge("local", options.model or judge_defaults("local").model)
     if options.base_url is not None:
         _check_url(options.base_url)
         if options.model is None:
             raise ConfigError("--base-url: name the model the server serves with --model NAME")
     if options.no_api_key and options.api_key_env is not None:
         raise ConfigError("--no-api-key and --api-key-env: give one of them")
-    key_env = None if options.no_api_key else options.api_key_env or "OPENAI_API_KEY"
+    hosted = judge_defaults("openai")
+    key_env = None if options.no_api_key else options.api_key_env or hosted.api_key_env
     if key_env is not None and not _NAME.fullmatch(key_env):
         raise ConfigError(
             "--api-key-env: expected the NAME of an environment variable (letters, digits and "
             "_), not a key"
         )
-    return Judge("openai", options.model or HOSTED_MODEL, options.base_url, key_env)
+    return Judge("openai", options.model or hosted.model, options.base_url, key_env)
 
 
 def _check_url(url: str) -> None:

@@ -9,31 +9,24 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from ground_gate.config.keys import build, run_only, written
 from ground_gate.config.model import (
-    DEFAULT_CONFIDENCE,
     SCORE_NAMES,
-    AnswersConfig,
-    Budget,
     Config,
     DatasetConfig,
-    FaithfulnessConfig,
-    GroundednessConfig,
     JudgeConfig,
     Limits,
     MetricsConfig,
-    Prices,
-    RatingConfig,
-    SummaryAccuracyConfig,
     Threshold,
 )
 from ground_gate.config.paths import dataset_path, link_problem
-from ground_gate.config.rules import DEFAULT_KEY_ENV, rule_problems, secret_names
+from ground_gate.config.providers import judge_config
+from ground_gate.config.rules import rule_problems, secret_names
 from ground_gate.config.schema_check import schema_problems, schema_text
 from ground_gate.config.target import build_target, target_problems
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
@@ -43,7 +36,6 @@ from ground_gate.masking import register
 
 __all__ = ["load_config", "schema_text"]
 
-_DEFAULT_MODEL = {"openai": "gpt-4o-mini", "local": "qwen2.5-coder-1.5b"}
 MAX_CONFIG_BYTES = 1_000_000  # a config is a page of YAML; this bounds what parsing costs
 
 
@@ -78,19 +70,17 @@ def load_config(path: Path, env: Mapping[str, str]) -> Config:
     )
 
 
-# Settings that change how a run goes, never what it scores or decides: where the judge cache
-# and the model files live, how many requests run at once, timeouts and retries, what the judge
-# costs and may spend, which variable holds the key, how large a dataset may be, and the path
-# a dataset is read from (its file's digest is compared apart). Shards may differ in them (one
-# cache folder per shard, a checkout folder per job) and still merge. llama.cpp's `threads`
-# stays in: another thread count may change a log-probability in its last digits.
+# Settings that change how a run goes, never what it scores or decides (the keys model.py
+# marks RUN_ONLY): where the judge cache and the model files live, how many requests run at
+# once, timeouts and retries, what the judge costs and may spend, which variable holds the key,
+# how large a dataset may be, and the path a dataset is read from (its file's digest is
+# compared apart). Shards may differ in them (one cache folder per shard, a checkout folder per
+# job) and still merge. llama.cpp's `threads` stays in: another thread count may change a
+# log-probability in its last digits.
 NOT_SCORING: dict[str, frozenset[str]] = {
-    "judge": frozenset(
-        {"cache_dir", "max_concurrency", "timeout_s", "max_retries", "prices", "budget"}
-        | {"api_key_env", "model_dir"}
-    ),
-    "datasets": frozenset({"path"}),
-    "": frozenset({"limits"}),
+    "judge": run_only(JudgeConfig),
+    "datasets": run_only(DatasetConfig),
+    "": run_only(Config),
 }
 
 
@@ -143,14 +133,16 @@ def _decode(raw: bytes, file: str) -> str:
 
 
 def _build(data: dict[str, Any], path: Path, digest: str, document: Document) -> Config:
-    limits = _limits(data.get("limits") or {})
-    judge = _judge(data["judge"])
+    """The frozen Config of a checked document: each block built from the keys it writes, the
+    others left at their defaults (model.py)."""
+    limits = build(Limits, data.get("limits") or {})
+    judge = judge_config(data["judge"])
     datasets = []
     for index, item in enumerate(data["datasets"]):
         dataset = _dataset(item, path, document.line_of(("datasets", index)), limits)
         if item.get("target") is not None:
             lines = functools.partial(_line_under, document, ("datasets", index, "target"))
-            target = build_target(item["target"], path, judge, lines, _judge)
+            target = build_target(item["target"], path, judge, lines)
             dataset = replace(dataset, target=target)
         problem = link_problem(dataset.path, path)
         if problem is not None:
@@ -160,13 +152,12 @@ def _build(data: dict[str, Any], path: Path, digest: str, document: Document) ->
     return Config(
         judge=judge,
         datasets=tuple(datasets),
-        metrics=_metrics(data["metrics"]),
+        metrics=build(MetricsConfig, {k: v or {} for k, v in data["metrics"].items()}),
         thresholds=_thresholds(data.get("thresholds")),
-        on_error=data.get("on_error", "fail"),
         limits=limits,
-        version=data["version"],
         path=path,
         digest=digest,
+        **written(Config, data, ("version", "on_error")),
     )
 
 
@@ -174,118 +165,20 @@ def _line_under(document: Document, where: tuple[str | int, ...], *path: str) ->
     return document.line_of((*where, *path))
 
 
-def _judge(judge: dict[str, Any]) -> JudgeConfig:
-    provider = judge["provider"]
-    options: dict[str, Any] = {
-        "provider": provider,
-        "model": judge.get("model", _DEFAULT_MODEL.get(provider)),
-        "base_url": judge.get("base_url"),
-        "api_key_env": judge.get("api_key_env", DEFAULT_KEY_ENV[provider]),
-        "api_version": judge.get("api_version"),
-        "max_concurrency": int(judge.get("max_concurrency", 1 if provider == "local" else 8)),
-        "model_dir": _optional_path(judge.get("model_dir")),
-        "addressed_text": judge.get("addressed_text", "cut"),
-        "hidden_text": judge.get("hidden_text", "cut"),
-    }
-    for key in ("temperature", "timeout_s"):
-        if key in judge:
-            options[key] = float(judge[key])
-    for key in ("max_retries", "context_tokens", "threads"):
-        if judge.get(key) is not None:
-            options[key] = int(judge[key])
-    if "cache_dir" in judge:
-        options["cache_dir"] = _optional_path(judge["cache_dir"])
-    prices, budget = judge.get("prices"), judge.get("budget")
-    if prices is not None:
-        options["prices"] = Prices(
-            float(prices["prompt_per_1m"]), float(prices["completion_per_1m"])
-        )
-    if budget is not None:
-        options["budget"] = Budget(
-            max_calls=_optional_int(budget.get("max_calls")),
-            max_tokens=_optional_int(budget.get("max_tokens")),
-            max_usd=_optional_float(budget.get("max_usd")),
-        )
-    return JudgeConfig(**options)
-
-
-def _optional_int(value: int | None) -> int | None:
-    return None if value is None else int(value)
-
-
-def _optional_path(text: str | None) -> Path | None:
-    return None if text is None else Path(os.path.expanduser(text))
-
-
-def _limits(block: dict[str, Any]) -> Limits:
-    defaults = Limits()
-    return Limits(
-        max_file_mb=float(block.get("max_file_mb", defaults.max_file_mb)),
-        max_row_chars=int(block.get("max_row_chars", defaults.max_row_chars)),
-        max_field_chars=int(block.get("max_field_chars", defaults.max_field_chars)),
-    )
-
-
 def _dataset(item: dict[str, Any], config_path: Path, line: int, limits: Limits) -> DatasetConfig:
-    limit = item.get("limit")
     return DatasetConfig(
         name=item["name"],
         path=dataset_path(item["path"], config_path),
         fields=dict(item.get("fields") or {}),
-        limit=None if limit is None else int(limit),
         thresholds=_thresholds(item.get("thresholds")),
         line=line,
         limits=limits,
+        **written(DatasetConfig, item, ("limit",)),
     )
-
-
-def _metrics(metrics: dict[str, Any]) -> MetricsConfig:
-    def options(name: str) -> dict[str, Any] | None:
-        return (metrics[name] or {}) if name in metrics else None
-
-    groundedness = options("groundedness")
-    faithfulness = options("faithfulness")
-    summary = options("summary_accuracy")
-    rating = options("rating")
-    answers = options("answers")
-    return MetricsConfig(
-        groundedness=None if groundedness is None else GroundednessConfig(**groundedness),
-        faithfulness=None if faithfulness is None else FaithfulnessConfig(**faithfulness),
-        summary_accuracy=None
-        if summary is None
-        else SummaryAccuracyConfig(**_counts(summary, ("n_questions", "questions_per_sentence"))),
-        rating=None if rating is None else RatingConfig(**rating),
-        answers=None if answers is None else _answers(answers),
-    )
-
-
-def _counts(options: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
-    """`options` with the counts among `keys` as int (the schema lets 5.0 through as an
-    integer); a key not written keeps the config class's default."""
-    return {k: int(v) if k in keys else v for k, v in options.items()}
-
-
-def _answers(options: dict[str, Any]) -> AnswersConfig:
-    merged: dict[str, Any] = dict(options)
-    for key in ("answered_at", "answerable_at"):  # an integer written (1) is a number
-        if key in merged:
-            merged[key] = float(merged[key])
-    return AnswersConfig(**merged)
 
 
 def _thresholds(block: dict[str, Any] | None) -> dict[str, Threshold]:
-    result: dict[str, Threshold] = {}
-    for score in SCORE_NAMES:  # report order, whatever order the file used
-        if block and score in block:
-            bounds = block[score]
-            result[score] = Threshold(
-                min=_optional_float(bounds.get("min")),
-                max=_optional_float(bounds.get("max")),
-                max_drop=_optional_float(bounds.get("max_drop")),
-                confidence=float(bounds.get("confidence", DEFAULT_CONFIDENCE)),
-            )
-    return result
-
-
-def _optional_float(value: float | None) -> float | None:
-    return None if value is None else float(value)
+    if not block:
+        return {}
+    # report order, whatever order the file used
+    return {score: build(Threshold, block[score]) for score in SCORE_NAMES if score in block}

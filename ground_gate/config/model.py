@@ -58,6 +58,9 @@ ANSWER_SCORES: tuple[str, ...] = (*ANSWERED_SIDES, "context_relevance")
 
 Provider = Literal["openai", "azure", "local"]
 
+# a key that changes how a run goes, never a score (loader.NOT_SCORING reads this metadata)
+RUN_ONLY: Mapping[str, bool] = {"scoring": False}
+
 
 @dataclass(frozen=True)
 class Prices:
@@ -86,26 +89,26 @@ class Budget:
 
 @dataclass(frozen=True)
 class JudgeConfig:
-    provider: Provider = "openai"
+    provider: Provider = "openai"  # the defaults are openai's: providers.py has the others'
     model: str = "gpt-4o-mini"
     base_url: str | None = None
-    api_key_env: str | None = "OPENAI_API_KEY"
+    api_key_env: str | None = field(default="OPENAI_API_KEY", metadata=RUN_ONLY)
     api_version: str | None = None  # azure
     temperature: float = 0.0
-    max_concurrency: int = 8
-    timeout_s: float = 60.0
-    max_retries: int = 5
-    cache_dir: Path | None = Path(".ground-gate/cache")
+    max_concurrency: int = field(default=8, metadata=RUN_ONLY)
+    timeout_s: float = field(default=60.0, metadata=RUN_ONLY)
+    max_retries: int = field(default=5, metadata=RUN_ONLY)
+    cache_dir: Path | None = field(default=Path(".ground-gate/cache"), metadata=RUN_ONLY)
     # text in a row addressed to the judge: cut before judging (metrics/addressed.py) or keep
     addressed_text: Literal["cut", "keep"] = "cut"
     # text no reader of the rendered answer sees: cut before judging (metrics/hidden.py) or keep
     hidden_text: Literal["cut", "keep"] = "cut"
     # local provider only
-    model_dir: Path | None = None  # where downloaded GGUF files are kept; default: user cache
+    model_dir: Path | None = field(default=None, metadata=RUN_ONLY)  # None: the user's cache
     context_tokens: int | None = None  # local: n_ctx; remote: None = unlimited for our use
     threads: int | None = None
-    prices: Prices | None = None  # None: unknown (the local judge is FREE whatever is set)
-    budget: Budget | None = None
+    prices: Prices | None = field(default=None, metadata=RUN_ONLY)  # None: unknown (local: FREE)
+    budget: Budget | None = field(default=None, metadata=RUN_ONLY)
 
     @property
     def pricing(self) -> Prices | None:
@@ -184,9 +187,10 @@ class TargetConfig:
     prompt: PromptTarget | None = None
     http: HttpTarget | None = None
     command: tuple[str, ...] | None = None
-    timeout_s: float = 60.0
-    max_concurrency: int = 8
-    max_retries: int = 5
+    # a prompt target's are its model's; an http or command target's default as the judge's
+    timeout_s: float = JudgeConfig.timeout_s
+    max_concurrency: int = JudgeConfig.max_concurrency
+    max_retries: int = JudgeConfig.max_retries
     depends_on: tuple[str, ...] = ()  # globs, relative to `base_dir`
     base_dir: Path = Path(".")  # the config's directory
     budget: Budget | None = None
@@ -214,7 +218,7 @@ class TargetConfig:
 @dataclass(frozen=True)
 class DatasetConfig:
     name: str
-    path: Path
+    path: Path = field(metadata=RUN_ONLY)
     # id / question / context / response -> the column holding it
     fields: Mapping[str, str] = field(default_factory=dict)
     limit: int | None = None
@@ -328,7 +332,7 @@ class Config:
     metrics: MetricsConfig
     thresholds: Mapping[str, Threshold] = field(default_factory=dict)
     on_error: Literal["fail", "skip"] = "fail"
-    limits: Limits = field(default_factory=Limits)
+    limits: Limits = field(default_factory=Limits, metadata=RUN_ONLY)
     version: int = 1
     path: Path | None = None  # the file it was read from
     digest: str = ""  # sha256 of the file's bytes, for the report

@@ -10,12 +10,11 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from ground_gate.config.model import METRIC_OF_SCORE, VERDICT_SCORES
+from ground_gate.config.model import METRIC_OF_SCORE, VERDICT_SCORES, GroundednessConfig
+from ground_gate.config.providers import judge_defaults
 from ground_gate.config.schema_check import Problem
 from ground_gate.config.yamltree import Document, KeyPath, format_key_path
 from ground_gate.errors import ConfigError
-
-DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "azure": "AZURE_OPENAI_API_KEY", "local": None}
 
 
 def rule_problems(document: Document, env: Mapping[str, str]) -> list[Problem]:
@@ -36,7 +35,7 @@ def secret_names(document: Document) -> dict[str, str]:
     not written."""
     names: dict[str, str] = {}
     judge = document.data["judge"]
-    default = DEFAULT_KEY_ENV[judge["provider"]]
+    default = judge_defaults(judge["provider"]).api_key_env
     if default and "api_key_env" not in judge:
         names[default] = "judge.api_key_env"
     stack: list[tuple[KeyPath, Any]] = [((), document.data)]
@@ -91,7 +90,8 @@ def _duplicate_names(document: Document) -> list[Problem]:
 
 def _method(data: Mapping[str, Any]) -> str:
     """groundedness's method (the schema has already checked the shape)."""
-    return str((data["metrics"].get("groundedness") or {}).get("method", "verdict"))
+    block = data["metrics"].get("groundedness") or {}
+    return str(block.get("method", GroundednessConfig.method))
 
 
 def _threshold_problems(document: Document) -> list[Problem]:
@@ -156,7 +156,7 @@ def _judge_problems(
         if problem is not None:
             path: KeyPath = ("judge", "base_url")
             problems.append(Problem(document.line_of(path), path, problem))
-    name = judge.get("api_key_env", DEFAULT_KEY_ENV[judge["provider"]])
+    name = judge.get("api_key_env", judge_defaults(judge["provider"]).api_key_env)
     key = env.get(name) if name else None
     problem = api_key_problem(key) if key else None
     if problem is not None:

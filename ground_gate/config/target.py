@@ -18,9 +18,11 @@ from typing import Any
 import jmespath
 from jmespath.exceptions import JMESPathError
 
-from ground_gate.config.model import Budget, HttpTarget, JudgeConfig, PromptTarget, TargetConfig
+from ground_gate.config.keys import written
+from ground_gate.config.model import HttpTarget, JudgeConfig, PromptTarget, TargetConfig
 from ground_gate.config.paths import dataset_path, link_problem
 from ground_gate.config.program import program_problem
+from ground_gate.config.providers import judge_config
 from ground_gate.config.rules import api_key_problem, url_problem
 from ground_gate.config.schema_check import Problem
 from ground_gate.config.yamltree import Document, KeyPath
@@ -42,67 +44,46 @@ MODEL_KEYS = (
     "threads",
 )
 NOT_COMMAND = ("max_concurrency", "max_retries")  # a command is one process, asked once
+RUN_KEYS = ("timeout_s", *NOT_COMMAND)  # a prompt target's are its model's
 TOKEN_LIMITS = ("max_tokens", "max_usd")  # only a prompt target reports tokens
 MAX_PROMPT_BYTES = 1_000_000
 PROMPT_FILE = "a prompt file (.md, .txt, or chat messages in .yml or .json)"
 
-JudgeBuilder = Callable[[dict[str, Any]], JudgeConfig]
 Lines = Callable[..., int]  # the config line of a key path under the target block
 
 
 def build_target(
-    block: Mapping[str, Any],
-    config_path: Path,
-    judge: JudgeConfig,
-    lines: Lines,
-    build: JudgeBuilder,
+    block: Mapping[str, Any], config_path: Path, judge: JudgeConfig, lines: Lines
 ) -> TargetConfig:
-    """The TargetConfig of a checked `target` block. build: the loader's judge builder, for a
-    prompt target's model (its cache is the judge's)."""
+    """The TargetConfig of a checked `target` block; a prompt target's model is built as the
+    judge is (its cache is the judge's)."""
     prompt = http = command = None
+    settings = written(TargetConfig, block, (*RUN_KEYS, "depends_on", "budget"))
     if "prompt" in block:
-        keys = (*MODEL_KEYS, *NOT_COMMAND, "timeout_s")
-        model = build({k: block[k] for k in keys if k in block and k != "max_tokens"})
+        keys = (*MODEL_KEYS, *RUN_KEYS)
+        model = judge_config({k: block[k] for k in keys if k in block and k != "max_tokens"})
         prompt = PromptTarget(
             path=dataset_path(block["prompt"], config_path),
             written=block["prompt"],
             model=replace(model, cache_dir=judge.cache_dir, budget=None),
-            max_tokens=int(block.get("max_tokens", 512)),
+            **written(PromptTarget, block, ("max_tokens",)),
         )
+        settings.update({key: getattr(model, key) for key in RUN_KEYS})  # by its provider
     elif "http" in block:
         spec = block["http"]
-        http = HttpTarget(
-            url=spec["url"],
-            body=spec.get("body"),
-            headers_env=dict(spec.get("headers_env") or {}),
-            response=spec.get("response"),
-            contexts=spec.get("contexts"),
-            body_line=lines("http", "body") if "body" in spec else None,
-        )
+        body_line = lines("http", "body") if "body" in spec else None
+        http = HttpTarget(**written(HttpTarget, spec), body_line=body_line)
     else:
         command = tuple(block["command"])
-    local = prompt is not None and prompt.model.provider == "local"
-    budget = block.get("budget")
     return TargetConfig(
         prompt=prompt,
         http=http,
         command=command,
-        timeout_s=float(block.get("timeout_s", 60.0)),
-        max_concurrency=int(block.get("max_concurrency", 1 if local else 8)),
-        max_retries=int(block.get("max_retries", 5)),
-        depends_on=tuple(block.get("depends_on") or ()),
         base_dir=config_path.parent,
         cache_dir=judge.cache_dir,
-        budget=None if budget is None else _budget(budget),
         line=lines(),
+        **settings,
     )
-
-
-def _budget(block: Mapping[str, Any]) -> Budget:
-    def number(key: str, kind: type) -> Any:
-        return None if block.get(key) is None else kind(block[key])
-
-    return Budget(number("max_calls", int), number("max_tokens", int), number("max_usd", float))
 
 
 def target_problems(document: Document, env: Mapping[str, str], config_path: Path) -> list[Problem]:

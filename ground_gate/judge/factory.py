@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import openai
 
 from ground_gate.config.model import JudgeConfig
+from ground_gate.config.providers import requests_at_once
 from ground_gate.config.rules import check_api_key
 from ground_gate.errors import ConfigError
 from ground_gate.judge.base import JUDGE, Judge, Speaker
@@ -122,8 +123,7 @@ def _judge(
         model=config.model,
         prompt_version=prompt_version,
         temperature=config.temperature,
-        # a llama.cpp server queues concurrent requests until they time out
-        max_concurrency=1 if local else config.max_concurrency,
+        max_concurrency=requests_at_once(config),  # the local judge's one at a time
         max_retries=config.max_retries,
         timeout_s=config.timeout_s,
         cache=cache,

@@ -13,8 +13,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
-LOCAL_MODEL = "qwen2.5-coder-1.5b"
-HOSTED_MODEL = "gpt-4o-mini"
 # (score, bound, value). The local 1.5B judge's are calibrated on 220 labelled dev rows
 # (README "What it measures"); a larger hosted judge rates supported sentences higher.
 THRESHOLDS: Mapping[str, tuple[tuple[str, str, float], ...]] = {
