@@ -13,10 +13,11 @@
    `merge`, merge the shard reports the workflow downloaded (`ground-gate merge`'s code:
    nothing is evaluated), writing the reports into `<working-directory>/ground-gate-report/`.
 6. Publish: job summary, step outputs, annotations, then the sticky comment (best effort; a
-   shard never comments: one comment per pull request, the merge job's). github/ is handed
-   the report, the markdown and the pull request's number; it calls nothing back. The
-   comment mentions no page: the post step (action_post.py) links it once a later step has
-   uploaded it.
+   shard never comments: one comment per pull request, the merge job's). Each way the action
+   ends (the report published; a pull request run's report published or refused; an error
+   before any report) is one function of action_endings.py, all written by github/'s one
+   writer, which is handed plain values and calls nothing back. The comment mentions no page:
+   the post step (action_post.py) links it once a later step has uploaded it.
 7. Exit: 2 when the run could not finish, else the gate's verdict (see exit_codes.py), with
    `fail-on-threshold: false` turning a missed threshold into 0. A finished shard exits 0:
    its rows alone are not the gate, the merge is.
@@ -28,6 +29,14 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from ground_gate.action_endings import (
+    publish,
+    publish_artifact,
+    refuse_artifact,
+    report_error,
+    report_paths,
+    secrets,
+)
 from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.commands.merge import (
     BASELINE_COPY,
@@ -40,22 +49,11 @@ from ground_gate.commands.run import RunOptions, execute
 from ground_gate.errors import ArtifactRefused, ConfigError, GroundGateError, MergeError
 from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.file_reader import Unreadable, read_capped
-from ground_gate.github.artifact import (
-    publish_artifact,
-    refuse_artifact,
-    required_files,
-    shards_pr_number,
-)
+from ground_gate.github.artifact import required_files, shards_pr_number
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.event import read_pr_number_file
 from ground_gate.github.page_link import remember_comment
-from ground_gate.github.publish import (
-    ReportPaths,
-    mask_secrets,
-    publish,
-    report_error,
-    report_paths,
-)
+from ground_gate.github.publish import ReportPaths, mask_secrets
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.types import Report
 from ground_gate.report_files import (
@@ -77,7 +75,7 @@ def run_action(env: Mapping[str, str], echo: Echo) -> int:
     except GroundGateError as exc:
         echo(f"ground-gate: error: {exc}")
         return EXIT_ERROR
-    mask_secrets(settings)
+    mask_secrets(secrets(settings))
     client = (
         GitHubClient(settings.api_url, settings.github_token) if settings.github_token else None
     )
@@ -93,6 +91,13 @@ def run_action(env: Mapping[str, str], echo: Echo) -> int:
         report_error(settings, str(exc))
         echo(f"ground-gate: error: {exc}")
         return EXIT_ERROR
+    return _publish_outcome(settings, outcome, client, paths)
+
+
+def _publish_outcome(
+    settings: Settings, outcome: Outcome, client: GitHubClient | None, paths: ReportPaths
+) -> int:
+    """The report this run made (evaluated, merged, a shard's), published; the exit code."""
     finished = outcome.exit_code != EXIT_ERROR  # else publish() annotated why
     published = publish(
         settings,
@@ -103,7 +108,7 @@ def run_action(env: Mapping[str, str], echo: Echo) -> int:
         paths=paths,
     )
     if published.comment in ("created", "updated"):  # the post step may link the page
-        remember_comment(paths.directory, settings)
+        remember_comment(paths.directory, settings.run_id, settings.comment_id)
     return exit_code(
         passed=published.passed,
         incomplete=not finished,

@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
+from ground_gate.action_endings import comment, report_paths, secrets
 from ground_gate.action_settings import Settings
 from ground_gate.errors import GroundGateError
 from ground_gate.github.client import GitHubClient, GitHubHTTPError
@@ -27,7 +28,7 @@ from ground_gate.github.page_link import (
     missing_permission,
     zip_note,
 )
-from ground_gate.github.publish import mask_secrets, report_paths
+from ground_gate.github.publish import mask_secrets
 from ground_gate.github.step_outputs import annotate
 from ground_gate.github.sticky_comment import Sleep, post_comment
 from ground_gate.report.markdown import render_markdown
@@ -58,7 +59,12 @@ def link_page(
         annotate("warning", message, out, title="ground-gate")
 
     try:
-        page = find_page(client, settings)
+        page = find_page(
+            client,
+            server_url=settings.server_url,
+            repository=settings.repository,
+            run_id=settings.run_id,
+        )
     except GroundGateError as exc:
         status = exc.status if isinstance(exc, GitHubHTTPError) else None
         warn(missing_permission(status))
@@ -66,12 +72,12 @@ def link_page(
     if page is None:
         print("ground-gate: no report page was uploaded; the comment is left as it is", file=out)
         return "skipped"
-    comment = _comment(settings, page)
-    if comment is None:
+    markdown = _comment(settings, page)
+    if markdown is None:
         warn("the comment does not link the report page: report.json could not be read back")
         return "failed"
     number = pr_number(settings.event_name, load_event(settings.event_path))
-    outcome, _ = post_comment(settings, client, comment, number, warn, out, sleep)
+    outcome, _ = post_comment(comment(settings, client, number), markdown, warn, out, sleep)
     return outcome
 
 
@@ -83,8 +89,8 @@ def run_post(env: Mapping[str, str], echo: Callable[[str], None], out: TextIO | 
     except GroundGateError as exc:
         echo(f"ground-gate: the report page is not linked: {exc}")
         return 0
-    mask_secrets(settings, out)
-    wrote = commented(report_paths(settings).directory, settings)
+    mask_secrets(secrets(settings), out)
+    wrote = commented(report_paths(settings).directory, settings.run_id, settings.comment_id)
     if settings.publish_only or not wrote or not settings.github_token:
         return 0
     try:

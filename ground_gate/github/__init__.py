@@ -1,5 +1,5 @@
 """GitHub wiring: REST client, sticky comment, event payload, outputs, publishing a report.
 
-ground_gate/action.py runs the action's steps and calls `publish.publish` (or
-`artifact.publish_artifact` in a workflow_run run); nothing here evaluates anything.
+Each way the action ends (ground_gate/action_endings.py) hands `publish.write_ending` an
+`Ending` of plain values; nothing here reads the action's settings or evaluates anything.
 """

@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from ground_gate.action_settings import Settings
 from ground_gate.github.sticky_comment import REPORT_DIR
 
 PAGE_ARTIFACT = "report.html"
@@ -47,23 +46,20 @@ class Page:
     direct: bool  # True: the page itself, opened in the browser; False: a zip holding it
 
 
-def remember_comment(directory: Path, settings: Settings) -> None:
+def remember_comment(directory: Path, run_id: str | None, comment_id: str) -> None:
     """Note, for the post step, that this run's step commented (and from which run): the
     post step edits no comment this run did not write."""
-    record = {"run_id": settings.run_id, "comment_id": settings.comment_id}
+    record = {"run_id": run_id, "comment_id": comment_id}
     (directory / POSTED).write_text(json.dumps(record), encoding="utf-8")
 
 
-def commented(directory: Path, settings: Settings) -> bool:
+def commented(directory: Path, run_id: str | None, comment_id: str) -> bool:
     """Whether this run's action step wrote the comment (its record, of this run)."""
     try:
         record = json.loads((directory / POSTED).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return False
-    return isinstance(record, dict) and record == {
-        "run_id": settings.run_id,
-        "comment_id": settings.comment_id,
-    }
+    return isinstance(record, dict) and record == {"run_id": run_id, "comment_id": comment_id}
 
 
 def _newest(artifacts: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -71,16 +67,17 @@ def _newest(artifacts: list[dict[str, Any]]) -> dict[str, Any] | None:
     return max(live, key=lambda a: int(a["id"])) if live else None
 
 
-def find_page(api: ArtifactsAPI, settings: Settings) -> Page | None:
+def find_page(
+    api: ArtifactsAPI, *, server_url: str, repository: str, run_id: str | None
+) -> Page | None:
     """Where this run uploaded its page: report.html itself, else the report folder's zip;
     None when it uploaded neither. GitHubError when the artifacts cannot be listed."""
-    if settings.run_id is None:
+    if run_id is None:
         return None
     for name, direct in ((PAGE_ARTIFACT, True), (REPORT_DIR, False)):
-        found = _newest(api.list_run_artifacts(settings.repository, settings.run_id, name))
+        found = _newest(api.list_run_artifacts(repository, run_id, name))
         if found is not None:
-            url = f"{settings.server_url}/{settings.repository}/actions/runs/"
-            url += f"{settings.run_id}/artifacts/{found['id']}"
+            url = f"{server_url}/{repository}/actions/runs/{run_id}/artifacts/{found['id']}"
             return Page(url, direct) if _SAFE_URL.fullmatch(url) else None
     return None
 

@@ -1,9 +1,12 @@
-"""Publishing a finished evaluation to GitHub: job summary, step outputs, annotations, then the
-sticky comment (best effort).
+"""How the action ends, written by one function: the job summary, the step outputs, the
+annotations, the pull request's number, then the sticky comment (best effort), the summary
+line said last.
 
-The job summary, the outputs and the annotations are always written; whatever happens while
-commenting (a fork's read-only token, a 404, GitHub down), the run ends with a warning and the
-gate's verdict is never changed by it.
+Each way the action ends (ground_gate/action_endings.py) says what it leaves where people look
+as an `Ending`, plain data, and `write_ending` writes it: nothing else writes the job summary
+or the step outputs. The job summary, the outputs and the annotations are always written;
+whatever happens while commenting (a fork's read-only token, a 404, GitHub down), the run ends
+with a warning and the gate's verdict is never changed by it.
 """
 
 from __future__ import annotations
@@ -11,16 +14,14 @@ from __future__ import annotations
 import json
 import re
 import sys
-import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from ground_gate.action_settings import Settings
 from ground_gate.errors import GitHubError
 from ground_gate.github import verdicts
-from ground_gate.github.event import PR_NUMBER_FILE, pr_number, write_pr_number_file
+from ground_gate.github.event import PR_NUMBER_FILE, write_pr_number_file
 from ground_gate.github.step_outputs import (
     add_mask,
     annotate,
@@ -28,8 +29,10 @@ from ground_gate.github.step_outputs import (
     say,
     write_outputs,
 )
-from ground_gate.github.sticky_comment import REPORT_DIR, GitHubAPI, Sleep, post_comment
+from ground_gate.github.sticky_comment import REPORT_DIR, Comment, Sleep, post_comment
 from ground_gate.masking import register
+
+TITLE = "ground-gate"
 
 
 @dataclass(frozen=True)
@@ -47,135 +50,188 @@ class ReportPaths:
     html: Path
     junit: Path
 
+    @classmethod
+    def under(cls, working_directory: Path) -> ReportPaths:
+        directory = working_directory / REPORT_DIR
+        return cls(
+            directory=directory,
+            json=directory / "report.json",
+            markdown=directory / "report.md",
+            pr_number=directory / PR_NUMBER_FILE,
+            html=directory / "report.html",
+            junit=directory / "report.junit.xml",
+        )
+
+
+@dataclass(frozen=True)
+class Annotation:
+    level: str  # error | warning
+    message: str
+    title: str = TITLE
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """The comment not posted: the warning that says why, and how the result reads."""
+
+    message: str
+    outcome: str  # skipped (nothing to do) | failed (could not publish)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """What one way of ending leaves where people look, in the order write_ending writes it."""
+
+    markdown: str  # the job summary's
+    trim_note: str  # closes the job summary when the markdown had to be trimmed to fit
+    outputs: Mapping[str, str]  # the step outputs, in order; `summary` is the one line
+    passed: bool = False  # the verdict handed back: publishing never changes it
+    masks: tuple[str, ...] = field(default=(), repr=False)  # secrets, masked first
+    warn_trimmed: bool = False  # a trimmed job summary is also a warning
+    annotations: tuple[Annotation, ...] = ()
+    number_file: Path | None = None  # the comment's pull request, remembered here
+    comment: Comment | Refusal | None = None  # the sticky comment, why not, or none at all
+    said: str | None = None  # the log's last line
+
 
 @dataclass(frozen=True)
 class PublishResult:
-    passed: bool  # exactly the verdict given to publish()
+    passed: bool  # exactly the ending's verdict
     summary: str
     comment: str  # created | updated | skipped | failed
     comment_url: str | None
     warnings: tuple[str, ...]
 
 
-def report_paths(settings: Settings) -> ReportPaths:
-    directory = settings.working_directory / REPORT_DIR
-    return ReportPaths(
-        directory=directory,
-        json=directory / "report.json",
-        markdown=directory / "report.md",
-        pr_number=directory / PR_NUMBER_FILE,
-        html=directory / "report.html",
-        junit=directory / "report.junit.xml",
-    )
+def write_ending(
+    ending: Ending,
+    *,
+    summary_path: Path | None,
+    output_path: Path | None,
+    out: TextIO,
+    sleep: Sleep,
+) -> PublishResult:
+    """The one writer of every way the action ends: masks, the job summary and the step
+    outputs, the annotations, the pull request's number, the comment, the last line."""
+    mask_secrets(ending.masks, out)
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        annotate("warning", message, out, title=TITLE)
+
+    try:
+        trimmed = append_step_summary(summary_path, ending.markdown, note=ending.trim_note)
+        if trimmed and ending.warn_trimmed:
+            warn("the job summary was trimmed to GitHub's 1 MiB limit")
+        write_outputs(output_path, ending.outputs)
+    except GitHubError as exc:  # the verdict stands; the step's log says what is missing
+        warn(str(exc))
+    for annotation in ending.annotations:
+        annotate(annotation.level, annotation.message, out, title=annotation.title)
+    outcome, url = _comment(ending, warn, out, sleep)
+    if ending.said is not None:
+        say(ending.said, out)
+    summary = ending.outputs.get("summary", "")
+    return PublishResult(ending.passed, summary, outcome, url, tuple(warnings))
 
 
-def mask_secrets(settings: Settings, out: TextIO | None = None) -> None:
+def _comment(
+    ending: Ending, warn: Callable[[str], None], out: TextIO, sleep: Sleep
+) -> tuple[str, str | None]:
+    comment = ending.comment
+    if comment is None:
+        return "skipped", None
+    if isinstance(comment, Refusal):
+        warn(comment.message)
+        return comment.outcome, None
+    if ending.number_file is not None and comment.number is not None:
+        _remember_number(ending.number_file, comment.number, warn)
+    # the page is linked by the post step, once it is uploaded (github/page_link.py)
+    return post_comment(comment, ending.markdown, warn, out, sleep)
+
+
+def _remember_number(path: Path, number: int, warn: Callable[[str], None]) -> None:
+    """The pull request of this run's event, written beside the reports for the workflow_run
+    half (a workflow_run run publishes another run's: it has none of its own)."""
+    if not path.parent.is_dir():
+        return
+    try:
+        write_pr_number_file(path, number)
+    except OSError as exc:
+        warn(f"cannot write {path}: {exc.strerror or exc}")
+
+
+def mask_secrets(secrets: Iterable[str | None], out: TextIO | None = None) -> None:
     """Register the secrets with the runner's log masking, and with ours (every file and line
     written: ground_gate/masking.py); call before anything is logged."""
-    for secret in (settings.openai_api_key, settings.github_token):
+    for secret in secrets:
         if secret:
             add_mask(secret, out or sys.stdout)
             register(secret)
 
 
-def publish(
-    settings: Settings,
-    *,
-    markdown: str,
+def report_ending(
     report: Mapping[str, Any],
+    markdown: str,
+    *,
     passed: bool,
-    client: GitHubAPI | None,
+    summary: str,
     paths: ReportPaths,
-    out: TextIO | None = None,
-    sleep: Sleep = time.sleep,
-) -> PublishResult:
-    """Job summary, step outputs, annotations, then the sticky comment (best effort)."""
-    return publish_report(
-        settings,
+    workspace: Path,
+    own_pages: bool,
+) -> Ending:
+    """A report published: its markdown in the job summary, the eight step outputs, an error
+    annotation for an incomplete run and each missed threshold, the summary said last. The
+    comment is the caller's to add; `own_pages`: the HTML and JUnit files are this run's."""
+    shown_md = shown(paths.markdown, workspace)
+    outputs = {
+        "passed": "true" if passed else "false",
+        "report-json": shown(paths.json, workspace),
+        "report-markdown": shown_md,
+        # in a workflow_run run these files are the pull request's own: never offered
+        "report-html": _made_here(paths.html, workspace, own_pages),
+        "report-junit": _made_here(paths.junit, workspace, own_pages),
+        "scores": json.dumps(verdicts.scores_by_dataset(report), separators=(",", ":")),
+        "summary": summary,
+        "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
+    }
+    return Ending(
         markdown=markdown,
-        report=report,
-        passed=passed,
-        client=client,
-        pr_number=None,
-        paths=paths,
-        out=out or sys.stdout,
-        sleep=sleep,
-        blocked=None,
-    )
-
-
-def publish_report(
-    settings: Settings,
-    *,
-    markdown: str,
-    report: Mapping[str, Any],
-    passed: bool,
-    client: GitHubAPI | None,
-    pr_number: int | None,
-    paths: ReportPaths,
-    out: TextIO,
-    sleep: Sleep,
-    blocked: str | None,
-    summary_as: str | None = None,
-) -> PublishResult:
-    """`summary_as` replaces the one-line summary made from the report (workflow_run mode)."""
-    mask_secrets(settings, out)
-    summary = summary_as or verdicts.summary_line(report, passed)
-    warnings: list[str] = []
-
-    def warn(message: str) -> None:
-        warnings.append(message)
-        annotate("warning", message, out, title="ground-gate")
-
-    try:
-        if _append_summary(settings, markdown, paths):
-            warn("the job summary was trimmed to GitHub's 1 MiB limit")
-        _write_outputs(settings, report, passed=passed, summary=summary, paths=paths)
-    except GitHubError as exc:  # the verdict stands; the step's log says what is missing
-        warn(str(exc))
-    _annotate_failures(report, out)
-
-    number = pr_number if pr_number is not None else _event_pr_number(settings, paths, warn)
-    if blocked:
-        warn(blocked)
-        outcome, url = "skipped", None
-    else:  # the page is linked by the post step, once it is uploaded (github/page_link.py)
-        outcome, url = post_comment(settings, client, markdown, number, warn, out, sleep)
-    say(summary, out)
-    return PublishResult(passed, summary, outcome, url, tuple(warnings))
-
-
-def _append_summary(settings: Settings, markdown: str, paths: ReportPaths) -> bool:
-    """The report in the job summary; whether it had to be trimmed."""
-    shown_md = _shown(paths.markdown, settings.workspace)
-    return append_step_summary(
-        settings.step_summary_path,
-        markdown,
-        note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
+        trim_note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
         f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
+        outputs=outputs,
+        passed=passed,
+        warn_trimmed=True,
+        annotations=_failures(report),
+        said=summary,
     )
 
 
-def report_error(settings: Settings, message: str, out: TextIO | None = None) -> None:
-    """A run that could not finish (bad config, judge unreachable): say so where people look.
+def _made_here(path: Path, workspace: Path, own_pages: bool) -> str:
+    """The path of a report this run wrote, for an output; "" when there is none or the file
+    came with the pull request's artifact (a workflow_run run writes neither)."""
+    if not own_pages or not path.is_file():
+        return ""
+    return shown(path, workspace)
 
-    An annotation, a job summary paragraph and the `passed`/`summary` outputs; the caller
-    still exits 2. No comment: a PR comment is for verdicts, not for workflow mistakes.
-    """
-    out = out or sys.stdout
-    annotate("error", message, out, title="ground-gate")
-    try:
-        append_step_summary(
-            settings.step_summary_path,
-            f"## ground-gate could not run\n\n{fenced(message)}",
-            note="> [!NOTE]\n> The message was trimmed.",
+
+def _failures(report: Mapping[str, Any]) -> tuple[Annotation, ...]:
+    found: list[Annotation] = []
+    incomplete = verdicts.incomplete_reason(report)
+    if incomplete:
+        found.append(Annotation("error", f"the evaluation did not complete: {incomplete}"))
+    if "shard" in report:  # its rows alone gate nothing: the merge job annotates, once
+        return tuple(found)
+    for check in verdicts.failures(report):
+        found.append(
+            Annotation(
+                "error",
+                f"{check.dataset}: {check.score} {check.reason}",
+                title=f"ground-gate: {check.dataset} {check.score}",
+            )
         )
-        write_outputs(
-            settings.output_path,
-            {"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
-        )
-    except GitHubError as exc:
-        annotate("warning", str(exc), out, title="ground-gate")
+    return tuple(found)
 
 
 def fenced(message: str) -> str:
@@ -185,67 +241,7 @@ def fenced(message: str) -> str:
     return f"{fence}text\n{message}\n{fence}\n"
 
 
-def _write_outputs(
-    settings: Settings, report: Mapping[str, Any], *, passed: bool, summary: str, paths: ReportPaths
-) -> None:
-    write_outputs(
-        settings.output_path,
-        {
-            "passed": "true" if passed else "false",
-            "report-json": _shown(paths.json, settings.workspace),
-            "report-markdown": _shown(paths.markdown, settings.workspace),
-            # in a workflow_run run these files are the pull request's own: never offered
-            "report-html": _made_here(paths.html, settings),
-            "report-junit": _made_here(paths.junit, settings),
-            "scores": json.dumps(verdicts.scores_by_dataset(report), separators=(",", ":")),
-            "summary": summary,
-            "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
-        },
-    )
-
-
-def _made_here(path: Path, settings: Settings) -> str:
-    """The path of a report this run wrote, for an output; "" when there is none or the file
-    came with the pull request's artifact (a workflow_run run writes neither)."""
-    if settings.publish_only or not path.is_file():
-        return ""
-    return _shown(path, settings.workspace)
-
-
-def _event_pr_number(
-    settings: Settings, paths: ReportPaths, warn: Callable[[str], None]
-) -> int | None:
-    """The pull request of this run's event, written beside the reports for the workflow_run
-    half (a workflow_run run publishes another run's: it has none of its own)."""
-    if settings.publish_only:
-        return None
-    number = pr_number(settings.event_name, settings.event)
-    if number is not None and paths.directory.is_dir():
-        try:
-            write_pr_number_file(paths.pr_number, number)
-        except OSError as exc:
-            warn(f"cannot write {paths.pr_number}: {exc.strerror or exc}")
-    return number
-
-
-def _annotate_failures(report: Mapping[str, Any], out: TextIO) -> None:
-    incomplete = verdicts.incomplete_reason(report)
-    if incomplete:
-        annotate(
-            "error", f"the evaluation did not complete: {incomplete}", out, title="ground-gate"
-        )
-    if "shard" in report:  # its rows alone gate nothing: the merge job annotates, once
-        return
-    for check in verdicts.failures(report):
-        annotate(
-            "error",
-            f"{check.dataset}: {check.score} {check.reason}",
-            out,
-            title=f"ground-gate: {check.dataset} {check.score}",
-        )
-
-
-def _shown(path: Path, workspace: Path) -> str:
+def shown(path: Path, workspace: Path) -> str:
     """Paths relative to the workspace: the container's /github/workspace is another path on
     the runner, so later steps can only use relative ones."""
     try:

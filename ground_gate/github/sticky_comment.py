@@ -4,9 +4,9 @@ and turn every failure into one warning that says why. Never changes the gate's 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, TypeVar
 
-from ground_gate.action_settings import Settings
 from ground_gate.errors import GitHubError
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubHTTPError, GitHubNetworkError
@@ -35,21 +35,34 @@ class GitHubAPI(Protocol):
     def get_pull_request(self, repository: str, number: int) -> dict[str, Any]: ...
 
 
+@dataclass(frozen=True)
+class Comment:
+    """One run's sticky comment, in plain values the action read from its settings: where it
+    goes, whether it is wanted, and with which client."""
+
+    client: GitHubAPI | None  # None: no github-token
+    repository: str
+    number: int | None  # the pull request; None when the run is for none
+    comment_id: str
+    mode: str  # auto | always | never
+    event_name: str  # named when `always` meets a run that is for no pull request
+    run_url: str | None  # the run, whose job summary a trimmed comment points to
+
+
 def post_comment(
-    settings: Settings,
-    client: GitHubAPI | None,
+    comment: Comment,
     markdown: str,
-    number: int | None,
     warn: Callable[[str], None],
     out: TextIO,
     sleep: Callable[[float], None],
 ) -> tuple[str, str | None]:
-    if settings.comment == "never":
+    client, number = comment.client, comment.number
+    if comment.mode == "never":
         return "skipped", None
     if number is None:
-        if settings.comment == "always":
+        if comment.mode == "always":
             warn(
-                f"comment: always, but this {settings.event_name} run is not for a pull request; "
+                f"comment: always, but this {comment.event_name} run is not for a pull request; "
                 "the report is in the job summary"
             )
         return "skipped", None
@@ -59,15 +72,15 @@ def post_comment(
         )
         return "skipped", None
     author = comment_author(client)
-    note = trim_note(settings)
+    note = trim_note(comment.run_url)
     try:
         result: CommentResult = with_retries(
             lambda: upsert_sticky(
                 client,
-                settings.repository,
+                comment.repository,
                 number,
                 markdown=markdown,
-                comment_id=settings.comment_id,
+                comment_id=comment.comment_id,
                 author=author,
                 note=note,
             ),
@@ -134,8 +147,8 @@ def comment_failure(exc: GitHubError, number: int) -> str:
     )
 
 
-def trim_note(settings: Settings) -> str:
-    where = f"the [job summary]({settings.run_url})" if settings.run_url else "the job summary"
+def trim_note(run_url: str | None) -> str:
+    where = f"the [job summary]({run_url})" if run_url else "the job summary"
     return (
         f"> [!NOTE]\n> This comment was trimmed to fit GitHub's {COMMENT_LIMIT_CHARS:,}-character "
         f"limit: some per-row details are missing. The full report is in {where} and in the "

@@ -18,12 +18,12 @@ from typing import Any
 import pytest
 
 from ground_gate.action import pull_request_report, render_claim
+from ground_gate.action_endings import publish, publish_artifact, report_paths
 from ground_gate.action_settings import Settings
 from ground_gate.exit_codes import exit_code
-from ground_gate.github.artifact import publish_artifact
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubClient
-from ground_gate.github.publish import PublishResult, publish, report_paths
+from ground_gate.github.publish import PublishResult
 from tests.action_env import FIXTURES, REPO, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 
@@ -630,7 +630,7 @@ def test_publish_artifact__missing_artifact_is_a_config_error(
 
 
 def test_report_error__annotation_summary_and_outputs(tmp_path: Path, fake: FakeGitHub) -> None:
-    from ground_gate.github.publish import report_error
+    from ground_gate.action_endings import report_error
 
     run = new_run(tmp_path, fake)
     report_error(
@@ -653,7 +653,7 @@ def test_report_error__annotation_summary_and_outputs(tmp_path: Path, fake: Fake
 def test_report_error__a_quoted_fence_cannot_end_the_code_block(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
-    from ground_gate.github.publish import report_error
+    from ground_gate.action_endings import report_error
 
     run = new_run(tmp_path, fake)
     report_error(run.settings(), "data.jsonl, line 2: bad row '```\n@team ![x](https://e)'")

@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
+from ground_gate.action_endings import publish, report_paths
 from ground_gate.action_settings import Settings
-from ground_gate.github.publish import publish, report_paths
 from tests.action_env import ACTION, input_defaults
 
 ROOT = Path(__file__).parents[2]

@@ -39,12 +39,16 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
-        "commands", "report_files", "github", "report", "action_settings", "file_reader",
-        "errors", "exit_codes",
+        "commands", "report_files", "github", "report", "action_endings", "action_settings",
+        "file_reader", "errors", "exit_codes",
     ),
+    # each way the action ends, one function: Settings read here, github/ handed plain values
+    "action_endings": ("github", "action_settings"),
     "selfcheck": ("local", "sentences"),
     # the post step re-renders the run's own report.json with its page's address
-    "action_post": ("github", "report", "report_files", "action_settings", "errors"),
+    "action_post": (
+        "github", "report", "report_files", "action_endings", "action_settings", "errors",
+    ),
     # the commands, side by side (none imports another: test_layout__commands_stand_apart)
     "commands": (
         "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
@@ -82,8 +86,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "judge", "datasets", "config", "progress", "errors", "usage", "file_reader",
         "process_group", "writable", "json_keys",
     ),
-    # publishing to GitHub reads the JSON report only: no evaluation code
-    "github": ("action_settings", "errors", "capped", "masking", "runner_files"),
+    # publishing to GitHub reads the JSON report only: no evaluation code, and plain values,
+    # never the action's Settings
+    "github": ("errors", "capped", "masking", "runner_files"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
     # payload is read once, bounded (capped)
     "action_settings": ("datasets", "errors", "runner_files"),
