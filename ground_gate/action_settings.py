@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
+from ground_gate.config.overrides import JudgeOverrides
 from ground_gate.datasets.shards import Shard, parse_shard
 from ground_gate.errors import ConfigError
 from ground_gate.runner_files import append_problem, read_event_payload
@@ -168,22 +169,24 @@ def _mode_conflicts(values: Mapping[str, Any]) -> list[str]:
 API_KEY_INPUT_ENV = "INPUT_OPENAI-API-KEY"
 
 
-def judge_overrides(settings: Settings) -> dict[str, Any]:
-    """JudgeConfig fields set by the action's inputs (for pipeline.RunOptions.judge_overrides).
+def judge_overrides(settings: Settings) -> JudgeOverrides:
+    """The judge's keys set by the action's inputs (for commands/run.py's RunOptions).
 
     `openai-base-url` means an OpenAI-compatible server (provider openai, even over a local
-    config); `azure-endpoint` means Azure OpenAI.
+    config); `azure-endpoint` means Azure OpenAI (Settings refuses the two together).
     """
-    overrides: dict[str, Any] = {}
+    provider: Literal["openai", "azure"] | None = None
+    base_url = None
     if settings.openai_base_url:
-        overrides.update(provider="openai", base_url=settings.openai_base_url)
+        provider, base_url = "openai", settings.openai_base_url
     if settings.azure_endpoint:
-        overrides.update(provider="azure", base_url=settings.azure_endpoint)
-    if settings.azure_api_version:
-        overrides["api_version"] = settings.azure_api_version
-    if settings.openai_api_key:
-        overrides["api_key_env"] = API_KEY_INPUT_ENV
-    return overrides
+        provider, base_url = "azure", settings.azure_endpoint
+    return JudgeOverrides(
+        provider=provider,
+        base_url=base_url,
+        api_version=settings.azure_api_version or None,
+        api_key_env=API_KEY_INPUT_ENV if settings.openai_api_key else None,
+    )
 
 
 # --- cleaners: one per kind of variable; each gets the stripped raw value ---------------------

@@ -17,6 +17,7 @@ from typing import Any
 from ground_gate.answering import Answering, answer_work
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config
+from ground_gate.config.overrides import JudgeOverrides, with_overrides
 from ground_gate.datasets.identity import file_digest
 from ground_gate.datasets.shards import Shard
 from ground_gate.evidence import EvidenceResult, add_evidence
@@ -54,7 +55,7 @@ class RunOptions:
     no_cache: bool = False
     files: ReportFiles = field(default_factory=ReportFiles)
     baseline: Path | None = None
-    judge_overrides: Mapping[str, Any] = field(default_factory=dict)
+    judge_overrides: JudgeOverrides = field(default_factory=JudgeOverrides)
     shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
     responses: Path | None = None  # what targets answered; None: beside the JSON report
 
@@ -215,8 +216,7 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
         ],
         [("the targets' responses", responses)] if responses is not None else [],
     )
-    if options.judge_overrides:
-        config = replace(config, judge=replace(config.judge, **options.judge_overrides))
+    config = with_overrides(config, options.judge_overrides)
     work = select_work(config, options.datasets, options.limit)
     baseline = (
         read_report(options.baseline, name=f"baseline {options.baseline}")

@@ -6,6 +6,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ground_gate.config.providers import judge_defaults
+
 HUB_BASE_URL = "https://huggingface.co"
 # The hub's own variable for a mirror; respected so that a mirror set for other tools works here.
 HUB_ENDPOINT_ENV = "HF_ENDPOINT"
@@ -88,7 +90,7 @@ QWEN_CODER_0_5B = _qwen_coder(
     Throughput(read_tokens_per_s=90.0, generated_tokens_per_s=34.0, call_s=0.3),
 )
 
-DEFAULT_MODEL = QWEN_CODER_1_5B.name
+DEFAULT_MODEL = judge_defaults("local").model  # the config's, one of KNOWN_MODELS
 KNOWN_MODELS: Mapping[str, KnownModel] = {m.name: m for m in (QWEN_CODER_1_5B, QWEN_CODER_0_5B)}
 
 

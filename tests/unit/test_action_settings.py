@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from ground_gate.action_settings import Settings, judge_overrides
-from ground_gate.config.model import JudgeConfig
+from ground_gate.config.model import Config, JudgeConfig, MetricsConfig
+from ground_gate.config.overrides import JudgeOverrides, with_overrides
 from ground_gate.datasets.shards import Shard
 from ground_gate.errors import ConfigError
 from tests.action_env import FIXTURES, input_defaults
@@ -212,12 +213,19 @@ def test_judge_overrides__key_read_from_the_input_variable(tmp_path: Path) -> No
         tmp_path, openai_api_key="sk-live-123", openai_base_url="https://llm.example.com/v1"
     )
     overrides = judge_overrides(Settings.from_env(env))
-    assert overrides == {
-        "provider": "openai",
-        "base_url": "https://llm.example.com/v1",
-        "api_key_env": "INPUT_OPENAI-API-KEY",
-    }
-    judge = replace(JudgeConfig(provider="local", api_key_env=None), **overrides)
+    assert overrides == JudgeOverrides(
+        provider="openai",
+        base_url="https://llm.example.com/v1",
+        api_key_env="INPUT_OPENAI-API-KEY",
+    )
+    local = Config(JudgeConfig(provider="local", api_key_env=None), (), MetricsConfig())
+    judge = with_overrides(local, overrides).judge
+    assert judge == replace(
+        local.judge,
+        provider="openai",
+        base_url="https://llm.example.com/v1",
+        api_key_env="INPUT_OPENAI-API-KEY",
+    )
     assert env[judge.api_key_env or ""] == "sk-live-123"
 
 
@@ -230,13 +238,16 @@ def test_judge_overrides__azure(tmp_path: Path) -> None:
             azure_api_version="2024-10-21",
         )
     )
-    assert judge_overrides(settings) == {
-        "provider": "azure",
-        "base_url": "https://my-resource.openai.azure.com",
-        "api_version": "2024-10-21",
-        "api_key_env": "INPUT_OPENAI-API-KEY",
-    }
+    assert judge_overrides(settings) == JudgeOverrides(
+        provider="azure",
+        base_url="https://my-resource.openai.azure.com",
+        api_version="2024-10-21",
+        api_key_env="INPUT_OPENAI-API-KEY",
+    )
 
 
 def test_judge_overrides__no_inputs_no_change(tmp_path: Path) -> None:
-    assert judge_overrides(Settings.from_env(runner_env(tmp_path))) == {}
+    overrides = judge_overrides(Settings.from_env(runner_env(tmp_path)))
+    assert overrides == JudgeOverrides()
+    config = Config(JudgeConfig(), (), MetricsConfig())
+    assert with_overrides(config, overrides) is config

@@ -91,7 +91,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "github": ("errors", "capped", "masking", "runner_files"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
     # payload is read once, bounded (capped)
-    "action_settings": ("datasets", "errors", "runner_files"),
+    "action_settings": ("config", "datasets", "errors", "runner_files"),
     # the event payload and the runner's output files, checked before any work
     "runner_files": ("file_reader", "errors"),
     # evaluation
@@ -112,7 +112,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "judge": (
         "local", "config", "progress", "errors", "usage", "ranges", "writable", "capped", "masking",
     ),
-    "local": ("progress", "errors", "process_group"),
+    "local": ("config", "progress", "errors", "process_group"),
     "results": ("usage",),
     # data
     "datasets": ("config", "file_reader", "errors", "writable", "json_keys"),
