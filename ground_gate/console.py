@@ -16,6 +16,7 @@ from ground_gate.cli_options import STDOUT, echo_err
 from ground_gate.masking import mask
 
 if TYPE_CHECKING:
+    from ground_gate.report.types import Report
     from ground_gate.report_files import Outcome
 
 
@@ -26,13 +27,13 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def summary(outcome: Outcome, written: Sequence[tuple[str, Path | None]]) -> str:
+def summary(report: Report, exit_code: int, written: Sequence[tuple[str, Path | None]]) -> str:
     """The run for a person at a terminal (report/terminal.py), sized to it."""
     from ground_gate.report.terminal import render_terminal
 
     paths = [(kind, str(path)) for kind, path in written if path is not None and path != STDOUT]
     width = shutil.get_terminal_size((100, 24)).columns
-    return render_terminal(outcome.report, width=width, exit_code=outcome.exit_code, written=paths)
+    return render_terminal(report, width=width, exit_code=exit_code, written=paths)
 
 
 def print_outcome(
@@ -51,18 +52,19 @@ def print_outcome(
     if json_out == STDOUT:
         click.echo(mask(report_text(outcome.report)), nl=False)
     to_err = json_out == STDOUT
-    wanted = md_out != STDOUT and not quiet and written is not None
-    if wanted and written is not None and is_terminal(sys.stderr if to_err else sys.stdout):
-        if outcome.report["incomplete"]:  # before the summary: its verdict stays last
-            echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
-        click.echo(mask(summary(outcome, written)), nl=False, err=to_err)
+    run = outcome.run_report()  # None: calibrate's, which has only its markdown
+    wanted = md_out != STDOUT and not quiet and written is not None and run is not None
+    if wanted and written and run and is_terminal(sys.stderr if to_err else sys.stdout):
+        if run["incomplete"]:  # before the summary: its verdict stays last
+            echo_err(f"ground-gate: error: {run['incomplete']}")
+        click.echo(mask(summary(run, outcome.exit_code, written)), nl=False, err=to_err)
         return
     if md_out == STDOUT or (not quiet and json_out != STDOUT):
         click.echo(mask(outcome.markdown), nl=False)
     elif not quiet:
         click.echo(mask(outcome.markdown), nl=False, err=True)
-    if outcome.report["incomplete"]:
-        echo_err(f"ground-gate: error: {outcome.report['incomplete']}")
+    if incomplete := outcome.report.get("incomplete"):
+        echo_err(f"ground-gate: error: {incomplete}")
 
 
 def written_reports(
@@ -76,7 +78,7 @@ def saved_summary(path: Path) -> str | None:
     calibration's report (it has only its markdown)."""
     from ground_gate.errors import GroundGateError
     from ground_gate.exit_codes import exit_code
-    from ground_gate.report_files import Outcome, read_report
+    from ground_gate.report_files import read_report
 
     try:
         report = read_report(path)
@@ -87,4 +89,4 @@ def saved_summary(path: Path) -> str | None:
         incomplete=bool(report["incomplete"]),
         fail_on_threshold="shard" not in report,
     )
-    return summary(Outcome(report, "", code), [])
+    return summary(report, code, [])

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
@@ -24,12 +24,13 @@ from ground_gate.json_keys import unique_keys
 from ground_gate.masking import mask
 from ground_gate.record import RunRecord, verdicts
 from ground_gate.report.baseline_rows import compare_rows
+from ground_gate.report.calibration_types import CalibrationReport
 from ground_gate.report.html import render_html
 from ground_gate.report.json_report import build_report
 from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.readback import baseline_scores
-from ground_gate.report.schema import schema_mismatch
+from ground_gate.report.schema import calibration_mismatch, schema_mismatch
 from ground_gate.report.types import Report
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024  # a report ground-gate writes stays far below
@@ -79,9 +80,18 @@ class Outcome:
     """How a command ended: its report (a JSON report, or calibrate's own), the markdown
     shown to people, and the exit code."""
 
-    report: Mapping[str, Any]
+    report: Report | CalibrationReport
     markdown: str
     exit_code: int
+
+    def run_report(self) -> Report | None:
+        """The run's JSON report; None for a calibration's (it has no verdict to sum up)."""
+        return self.report if is_run_report(self.report) else None
+
+
+def is_run_report(report: Report | CalibrationReport) -> TypeGuard[Report]:
+    """Whether a report is a run's (every one carries its schema version) or calibrate's."""
+    return "schema_version" in report
 
 
 def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo: Echo) -> Outcome:
@@ -112,10 +122,10 @@ def judged(record: RunRecord, baseline: Report | None) -> Report:
     report = build_report(
         record, verdicts(record, None if baseline is None else baseline_scores(baseline))
     )
-    return report if baseline is None else cast(Report, compare_rows(report, baseline))
+    return report if baseline is None else compare_rows(report, baseline)
 
 
-def report_text(report: Mapping[str, Any]) -> str:
+def report_text(report: Report | CalibrationReport) -> str:
     """The JSON report as written to a file or stdout."""
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
 
@@ -147,18 +157,34 @@ def read_report(
     """The JSON report at `path`, checked: `error` naming the file and the problem otherwise.
     name: what messages call it (default: the path; e.g. "baseline <path>")."""
     document = read_json(path, name=name, error=error, max_bytes=max_bytes)
-    problem = schema_mismatch(document) or _row_twice(document)
+    return checked_report(document, name or str(path), error)
+
+
+def checked_report(
+    document: object, name: str, error: type[GroundGateError] = ConfigError
+) -> Report:
+    """A JSON document as a run's report once it holds to the published schema and holds
+    each row once; `error` naming it (`name`) and the problem otherwise."""
+    problem = schema_mismatch(document) or _row_twice(cast(Report, document))
     if problem is not None:
-        raise error(f"{name or path}: {problem}")
-    report: Report = document
-    return report
+        raise error(f"{name}: {problem}")
+    return cast(Report, document)
 
 
-def _row_twice(report: Mapping[str, Any]) -> str | None:
+def checked_calibration(document: object, name: str) -> CalibrationReport:
+    """A JSON document as a calibration's report once it holds to its published schema;
+    ConfigError naming it (`name`) and the problem otherwise."""
+    problem = calibration_mismatch(document)
+    if problem is not None:
+        raise ConfigError(f"{name}: {problem}")
+    return cast(CalibrationReport, document)
+
+
+def _row_twice(report: Report) -> str | None:
     """A report holds each (dataset, id) once: with two, a mean counts both and a pairing with
     the baseline takes one, and neither says so."""
     seen: dict[tuple[str, str], int] = {}
-    for index, row in enumerate(report.get("rows", ())):
+    for index, row in enumerate(report["rows"]):
         key = (row["dataset"], row["id"])
         if key in seen:
             return (

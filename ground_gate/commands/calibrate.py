@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ground_gate.agreement import Agreement, Labelled, agreement, good_label
 from ground_gate.config.loader import load_config
@@ -18,6 +17,8 @@ from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.report import calibration as calibration_report
+from ground_gate.report.calibration_types import LabelledRow
+from ground_gate.report.json_report import usage_counts
 from ground_gate.report_files import Echo, Outcome, ReportFiles, report_text, write_files
 from ground_gate.results import RowResult
 from ground_gate.runner import score_all
@@ -58,7 +59,7 @@ def _agreements(
     return out
 
 
-def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]:
+def _labelled_row(item: LabelledSample, row: RowResult | None) -> LabelledRow:
     """One labelled row's scores, for side-by-side comparisons with other tools."""
     metrics = {m.metric: m for m in row.metrics} if row else {}
     return {
@@ -69,8 +70,8 @@ def _labelled_row(item: LabelledSample, row: RowResult | None) -> dict[str, Any]
         "seconds": row.seconds if row else None,
         "status": {name: m.status for name, m in metrics.items()},
         "scores": {k: v for m in metrics.values() for k, v in m.scores.items()},
-        "usage": {name: m.usage.as_dict() for name, m in metrics.items()},
-        "cost": {name: m.cost.as_dict() for name, m in metrics.items()},
+        "usage": {name: usage_counts(m.usage) for name, m in metrics.items()},
+        "cost": {name: usage_counts(m.cost) for name, m in metrics.items()},
         "units": {
             name: [
                 {"score": u.score, "verdict": u.verdict, "detail": dict(u.detail)} for u in m.units
@@ -109,12 +110,18 @@ def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> 
     markdown = calibration_report.render(
         by_group, cost, usage, len(result.rows), result.seconds, info["model"]
     )
-    report = calibration_report.as_json(by_group, cost, usage, len(result.rows), result.seconds)
-    report["judge"] = info
-    report["incomplete"] = result.incomplete
-    report["rows_scored"] = [
-        _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
-    ]
+    report = calibration_report.as_json(
+        by_group,
+        cost,
+        usage,
+        len(result.rows),
+        result.seconds,
+        judge=info,
+        incomplete=result.incomplete,
+        rows_scored=[
+            _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
+        ],
+    )
     files = options.files
     written = write_files(
         [

@@ -9,16 +9,16 @@ fragment and opens the row it names.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
 from urllib.parse import quote
 
+from ground_gate.report.types import RowEntry
 
-def row_key(row: Mapping[str, Any]) -> str:
+
+def row_key(row: RowEntry) -> str:
     """The row's anchor on the page: '<dataset>/<id>'."""
     return f"{row['dataset']}/{row['id']}"
 
 
-def row_link(page_url: str, row: Mapping[str, Any]) -> str:
+def row_link(page_url: str, row: RowEntry) -> str:
     """The page's address with the row's anchor: only letters, digits and `-._~/%` after #."""
     return f"{page_url}#{quote(row_key(row), safe='/')}"

@@ -16,6 +16,8 @@ from typing import Any
 
 from ground_gate.config.model import ANSWERED_SIDES
 from ground_gate.metrics.answers import ANSWERED_ANYWAY, NOT_ANSWERED, NOTHING_ASKED
+from ground_gate.report.baseline_rows import scores_before
+from ground_gate.report.types import MetricEntry, Report, RowEntry
 
 METRIC = "answers"
 BASELINE_LINE = 0.5  # a baseline score below it is a decline: 0 of the default scoring
@@ -44,13 +46,13 @@ class AnswerCounts:
     no_words: int  # responses with no letter and no digit at all, each a decline
 
 
-def answers_of(row: Mapping[str, Any]) -> Mapping[str, Any] | None:
+def answers_of(row: RowEntry) -> MetricEntry | None:
     """The row's answers metric entry when it was scored; None otherwise."""
     entry = row["metrics"].get(METRIC)
     return entry if entry is not None and entry["status"] == "ok" else None
 
 
-def _side(entry: Mapping[str, Any]) -> str:
+def _side(entry: MetricEntry) -> str:
     """asked, unasked or unanswerable: which side of the dataset the row is on."""
     if "answered_anyway" in entry["scores"]:
         return "unanswerable"
@@ -73,7 +75,7 @@ def _turned(scores: Mapping[str, float], score: str) -> bool:
 
 def _counted(name: str, score: str, scored: list[Any], compared: bool) -> Side:
     mine = [(row, entry) for row, entry in scored if _side(entry) == name]
-    before = [((row.get("baseline") or {}).get("scores") or {}) for row, _ in mine]
+    before = [scores_before(row) for row, _ in mine]
     return Side(
         score=score,
         rows=len(mine),
@@ -82,9 +84,9 @@ def _counted(name: str, score: str, scored: list[Any], compared: bool) -> Side:
     )
 
 
-def _counts(dataset: str, rows: list[Mapping[str, Any]], compared: bool) -> AnswerCounts:
+def _counts(dataset: str, rows: list[RowEntry], compared: bool) -> AnswerCounts:
     scored = [(r, e) for r in rows if (e := answers_of(r)) is not None]
-    before = [((r.get("baseline") or {}).get("scores") or {}) for r, _ in scored]
+    before = [scores_before(r) for r, _ in scored]
     # a baseline that never ran the answers metric counted no decline: it says nothing
     compared = compared and any(side in b for b in before for side in ANSWERED_SIDES)
     return AnswerCounts(
@@ -96,7 +98,7 @@ def _counts(dataset: str, rows: list[Mapping[str, Any]], compared: bool) -> Answ
     )
 
 
-def answer_counts(report: Mapping[str, Any]) -> list[AnswerCounts]:
+def answer_counts(report: Report) -> list[AnswerCounts]:
     """Per dataset with answers scored, its counts, in the report's dataset order."""
     compared = "baseline" in report
     out = []
@@ -144,7 +146,7 @@ def _before(side: Side, verb: str) -> str:
     return "" if side.before is None else f" (the baseline {verb} {side.before})"
 
 
-def stated_nothing(report: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+def stated_nothing(report: Report) -> list[RowEntry]:
     """The rows no metric gave a score for because they state nothing (every metric with
     units found none) and that the answers metric did not count: left out of every mean."""
     out = []

@@ -15,22 +15,27 @@ sentences or claims, else faithfulness's statements) are aligned by their text
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ground_gate.report.types import ChangedUnit, RowBaseline, SentenceChange
+from ground_gate.report.types import (
+    ChangedUnit,
+    Report,
+    RowBaseline,
+    RowEntry,
+    SentenceChange,
+    UnitEntry,
+)
 
-Report = Mapping[str, Any]
 DIFF_METRICS = ("groundedness", "faithfulness")  # units that are parts of the response
 CHANGES_PER_ROW = 10  # runs of changed units kept per row; a rewritten answer is one run
 BASELINE_RESPONSE_CHARS = 2_000  # of the baseline's response, kept when it differs
 
 
-def _key(row: Mapping[str, Any]) -> tuple[str, str]:
+def _key(row: RowEntry) -> tuple[str, str]:
     return (row["dataset"], row["id"])
 
 
-def _scores(row: Mapping[str, Any]) -> dict[str, float]:
+def _scores(row: RowEntry) -> dict[str, float]:
     return {
         score: value
         for metric in row["metrics"].values()
@@ -43,18 +48,18 @@ def _flat(text: str) -> str:
     return " ".join(text.split())
 
 
-def _units(row: Mapping[str, Any], metric: str) -> list[Mapping[str, Any]] | None:
+def _units(row: RowEntry, metric: str) -> list[UnitEntry] | None:
     entry = row["metrics"].get(metric)
     if entry is None or entry["status"] == "error":
         return None
     return list(entry["units"])
 
 
-def _changed_unit(unit: Mapping[str, Any]) -> ChangedUnit:
+def _changed_unit(unit: UnitEntry) -> ChangedUnit:
     return {"text": unit["text"], "verdict": unit["verdict"], "score": unit["score"]}
 
 
-def _responses_differ(row: Mapping[str, Any], before: Mapping[str, Any], metric: str) -> bool:
+def _responses_differ(row: RowEntry, before: RowEntry, metric: str) -> bool:
     """The responses when both reports kept them; else the metric's units' texts."""
     now_text, old_text = row.get("text"), before.get("text")
     if now_text and old_text:
@@ -63,7 +68,7 @@ def _responses_differ(row: Mapping[str, Any], before: Mapping[str, Any], metric:
     return [_flat(u["text"]) for u in now] != [_flat(u["text"]) for u in old]
 
 
-def sentence_changes(row: Mapping[str, Any], before: Mapping[str, Any]) -> list[SentenceChange]:
+def sentence_changes(row: RowEntry, before: RowEntry) -> list[SentenceChange]:
     """The runs of units that differ between the baseline's row and this one, in order; empty
     when the response did not change or no metric of both has units to compare."""
     metric = next(
@@ -90,7 +95,7 @@ def sentence_changes(row: Mapping[str, Any], before: Mapping[str, Any]) -> list[
     return changes[:CHANGES_PER_ROW]
 
 
-def row_baseline(row: Mapping[str, Any], before: Mapping[str, Any]) -> RowBaseline:
+def row_baseline(row: RowEntry, before: RowEntry) -> RowBaseline:
     entry: RowBaseline = {
         "failing": sorted(before["failing"]),
         "scores": _scores(before),
@@ -102,15 +107,15 @@ def row_baseline(row: Mapping[str, Any], before: Mapping[str, Any]) -> RowBaseli
     return entry
 
 
-def compare_rows(report: Report, baseline: Report) -> dict[str, Any]:
+def compare_rows(report: Report, baseline: Report) -> Report:
     """A copy of `report` whose rows found in `baseline` (by dataset and id) carry their
     `baseline`, and which names the baseline it was compared with."""
     before = {_key(r): r for r in baseline["rows"]}
-    rows = []
+    rows: list[RowEntry] = []
     for row in report["rows"]:
         old = before.get(_key(row))
-        rows.append(dict(row) if old is None else {**row, "baseline": row_baseline(row, old)})
-    compared = dict(report)
+        rows.append(row.copy() if old is None else {**row, "baseline": row_baseline(row, old)})
+    compared = report.copy()
     compared["rows"] = rows
     compared["baseline"] = {
         "created_at": baseline["created_at"],
@@ -125,5 +130,29 @@ def is_compared(report: Report) -> bool:
     return "baseline" in report
 
 
-def rows_with_changes(report: Report) -> Sequence[Mapping[str, Any]]:
-    return [r for r in report["rows"] if (r.get("baseline") or {}).get("changes")]
+def failing_before(row: RowEntry) -> list[str]:
+    """The scores the row failed in the baseline; empty when it was not in it."""
+    before = row.get("baseline")
+    return before["failing"] if before else []
+
+
+def scores_before(row: RowEntry) -> dict[str, float]:
+    """The row's scores in the baseline; empty when it was not in it."""
+    before = row.get("baseline")
+    return before["scores"] if before else {}
+
+
+def changes_of(row: RowEntry) -> list[SentenceChange]:
+    """The sentences the pull request changed in the row's response; empty when none did."""
+    before = row.get("baseline")
+    return before["changes"] if before else []
+
+
+def response_before(row: RowEntry) -> str | None:
+    """The baseline's response, when it differs from the row's."""
+    before = row.get("baseline")
+    return before.get("response") if before else None
+
+
+def rows_with_changes(report: Report) -> Sequence[RowEntry]:
+    return [r for r in report["rows"] if changes_of(r)]

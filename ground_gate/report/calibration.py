@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
-from typing import Any
 
 from tabulate import tabulate
 
 from ground_gate.agreement import Agreement, good_label, label_of
 from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.report.calibration_types import (
+    AgreementEntry,
+    CalibrationReport,
+    LabelledRow,
+)
 from ground_gate.report.escape import cell, code
 from ground_gate.report.html import esc, page
+from ground_gate.report.json_report import usage_counts
 from ground_gate.report.svg import Line, histogram, roc_curve, roc_points
 from ground_gate.results import MetricCost
 from ground_gate.usage import Usage
@@ -104,47 +108,74 @@ def render(
     return "\n".join(parts)
 
 
+def _agreement(a: Agreement) -> AgreementEntry:
+    interval = a.threshold_interval
+    return {
+        "score": a.score,
+        "n": a.n,
+        "n_missing": a.n_missing,
+        "auc": a.auc,
+        "balanced_accuracy": a.balanced_accuracy,
+        "f1_not_grounded": a.f1_not_grounded,
+        "best_balanced_accuracy": a.best_balanced_accuracy,
+        "best_threshold": a.best_threshold,
+        "threshold_interval": None if interval is None else list(interval),
+        "type_auc": dict(a.type_auc),
+    }
+
+
 def as_json(
     groups: Mapping[str, Sequence[Agreement]],
     cost: Mapping[str, MetricCost],
     usage: Mapping[str, Usage],
     rows: int,
     seconds: float,
-) -> dict[str, Any]:
+    *,
+    judge: Mapping[str, object],
+    incomplete: str | None,
+    rows_scored: Sequence[LabelledRow],
+) -> CalibrationReport:
+    """The calibration's JSON report (`calibration.schema.json` publishes its shape)."""
     return {
         "rows": rows,
         "seconds": seconds,
-        "groups": {g: [asdict(a) for a in agreements] for g, agreements in groups.items()},
+        "groups": {g: [_agreement(a) for a in agreements] for g, agreements in groups.items()},
         "cost": {
-            m: {**c.total.as_dict(), "rows": c.rows, "unrecorded_rows": c.unrecorded_rows}
+            m: {**usage_counts(c.total), "rows": c.rows, "unrecorded_rows": c.unrecorded_rows}
             for m, c in sorted(cost.items())
         },
-        "usage": {m: u.as_dict() for m, u in sorted(usage.items())},
+        "usage": {m: usage_counts(u) for m, u in sorted(usage.items())},
+        "judge": dict(judge),
+        "incomplete": incomplete,
+        "rows_scored": list(rows_scored),
     }
 
 
 # --- read back from the JSON, for `ground-gate report` and the HTML page -----------------------
 
 
-def agreements_of(raw: Mapping[str, Any]) -> dict[str, list[Agreement]]:
+def _agreement_of(a: AgreementEntry) -> Agreement:
+    interval = a["threshold_interval"]
+    return Agreement(
+        score=a["score"],
+        n=a["n"],
+        n_missing=a["n_missing"],
+        auc=a["auc"],
+        balanced_accuracy=a["balanced_accuracy"],
+        f1_not_grounded=a["f1_not_grounded"],
+        best_balanced_accuracy=a["best_balanced_accuracy"],
+        best_threshold=a["best_threshold"],
+        threshold_interval=(interval[0], interval[1]) if interval else None,
+        type_auc=dict(a["type_auc"]),
+    )
+
+
+def agreements_of(raw: CalibrationReport) -> dict[str, list[Agreement]]:
     """The agreements of a calibration's JSON (`as_json`), by group."""
-    return {
-        group: [
-            Agreement(
-                **{
-                    **a,
-                    "threshold_interval": tuple(a["threshold_interval"])
-                    if a["threshold_interval"]
-                    else None,
-                }
-            )
-            for a in agreements
-        ]
-        for group, agreements in raw["groups"].items()
-    }
+    return {group: [_agreement_of(a) for a in entries] for group, entries in raw["groups"].items()}
 
 
-def render_saved(raw: Mapping[str, Any]) -> str:
+def render_saved(raw: CalibrationReport) -> str:
     """The markdown `calibrate` printed, from its JSON report."""
     cost = {
         metric: MetricCost(
@@ -159,7 +190,15 @@ def render_saved(raw: Mapping[str, Any]) -> str:
     return render(agreements_of(raw), cost, usage, raw["rows"], raw["seconds"], model)
 
 
-def labelled_scores(raw: Mapping[str, Any], group: str, score: str) -> list[tuple[float, int]]:
+def _labels_of(row: LabelledRow) -> dict[str, int]:
+    """The row's labels; a report from before rows had several has `label` alone."""
+    if labels := row.get("labels"):
+        return labels
+    label = row.get("label")
+    return {} if label is None else {"label": label}
+
+
+def labelled_scores(raw: CalibrationReport, group: str, score: str) -> list[tuple[float, int]]:
     """(score, label) of the group's rows that have the score and its label ("all": every
     group's); the label 1 on the score's good side (agreement.good_label). A report from
     before rows had several labels has `label` alone."""
@@ -167,7 +206,7 @@ def labelled_scores(raw: Mapping[str, Any], group: str, score: str) -> list[tupl
     for row in raw["rows_scored"]:
         if (group != "all" and row["group"] != group) or score not in row["scores"]:
             continue
-        label = good_label(row.get("labels") or {"label": row["label"]}, score)
+        label = good_label(_labels_of(row), score)
         if label is not None:
             out.append((row["scores"][score], label))
     return out
@@ -184,7 +223,7 @@ def _predicted(score: str, value: float, cut: float) -> int:
     return int(value <= cut) if score in LOWER_IS_BETTER else int(value >= cut)
 
 
-def _charts(raw: Mapping[str, Any], group: str, a: Agreement) -> str:
+def _charts(raw: CalibrationReport, group: str, a: Agreement) -> str:
     values = labelled_scores(raw, group, a.score)
     lines: list[Line] = []
     marks: list[tuple[float, float, str]] = []
@@ -215,7 +254,7 @@ def _charts(raw: Mapping[str, Any], group: str, a: Agreement) -> str:
     )
 
 
-def render_html(raw: Mapping[str, Any]) -> str:
+def render_html(raw: CalibrationReport) -> str:
     """The calibration's page (`calibrate --output-html`, `ground-gate report --html`): per
     group and score, the labelled rows' score distributions side by side and the ROC curve
     with its AUC, the suggested threshold and its interval drawn on both."""
@@ -224,8 +263,8 @@ def render_html(raw: Mapping[str, Any]) -> str:
         f"<header><h1>ground-gate calibration</h1><p>{raw['rows']} labelled row(s), judge "
         f"<code>{esc(model)}</code>.</p></header>"
     ]
-    if raw.get("incomplete"):
-        body.append(f'<p class="warn">The run did not finish: {esc(raw["incomplete"])}</p>')
+    if incomplete := raw.get("incomplete"):
+        body.append(f'<p class="warn">The run did not finish: {esc(incomplete)}</p>')
     for group, agreements in agreements_of(raw).items():
         body.append(f"<section><h2>{esc(group)}</h2>")
         body.append(

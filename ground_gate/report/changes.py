@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ground_gate.config.model import ANSWERED_SIDES, LOWER_IS_BETTER
 from ground_gate.numbers import figure
-from ground_gate.report.baseline_rows import is_compared
+from ground_gate.report.baseline_rows import failing_before, is_compared, scores_before
+from ground_gate.report.formatting import bounds_of
+from ground_gate.report.types import Report, RowEntry, ThresholdBounds
 
-Report = Mapping[str, Any]
-Row = Mapping[str, Any]
+Row = RowEntry
 WORST = 1.0  # a score that errored: worse than any change of a score in [0, 1]
 
 
@@ -66,7 +66,7 @@ def row_scores(row: Row) -> dict[str, float]:
 
 def _change(row: Row, scores: set[str]) -> RowChange:
     now = row_scores(row)
-    before = (row.get("baseline") or {}).get("scores", {})
+    before = scores_before(row)
     return RowChange(
         row,
         tuple(ScoreChange(s, before.get(s), now.get(s), _instead(s, now)) for s in sorted(scores)),
@@ -83,12 +83,12 @@ def _instead(score: str, now: Mapping[str, float]) -> tuple[str, float] | None:
 
 def newly_failing(row: Row) -> set[str]:
     """The scores the row fails now and did not fail in the baseline."""
-    return set(row["failing"]) - set((row.get("baseline") or {}).get("failing", ()))
+    return set(row["failing"]) - set(failing_before(row))
 
 
 def was_failing(row: Row) -> bool:
     """Whether the row already failed in the baseline (any score)."""
-    return bool((row.get("baseline") or {}).get("failing"))
+    return bool(failing_before(row))
 
 
 def _rank(change: RowChange) -> tuple[bool, float]:
@@ -110,7 +110,7 @@ def fixed(report: Report) -> list[RowChange]:
         return []
     out = []
     for row in report["rows"]:
-        passing = set((row.get("baseline") or {}).get("failing", ())) - set(row["failing"])
+        passing = set(failing_before(row)) - set(row["failing"])
         if passing:
             out.append(_change(row, passing))
     return out
@@ -124,11 +124,11 @@ def standing(row: Row, compared: bool) -> str | None:
     return "new" if newly_failing(row) else "before"
 
 
-def moved_text(change: ScoreChange, threshold: Mapping[str, float] | None) -> str:
+def moved_text(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
     """'0.80 → now answered 0.82 (...)': the score of a row whose source's answerability
     changed between the runs, so that it gives the other answers side now."""
     assert change.instead is not None
     other, value = change.instead
-    bounds = [v for k, v in (threshold or {}).items() if k in ("min", "max")]
+    bounds = [v for k, v in bounds_of(threshold)]
     was = "" if change.before is None else f"{figure(change.before, bounds)} \u2192 "
     return f"{was}now {other} {figure(value, [])} (whether its source holds the answer changed)"

@@ -8,13 +8,19 @@ read true (numbers.py): "0.101 > 0.10", never "0.10" for a mean above 0.10.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ground_gate.config.model import METRIC_OF_SCORE, Threshold
 from ground_gate.gate import describe, percent, worse_by
 from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.numbers import bound, decimals, figure, holds, relation
-from ground_gate.report.types import BaselineEntry, ScoreEntry, ThresholdBounds
+from ground_gate.report.types import (
+    BaselineEntry,
+    Report,
+    RowEntry,
+    ScoreEntry,
+    ThresholdBounds,
+    UnitEntry,
+)
 from ground_gate.results import (
     ADDRESSED_TO_JUDGE,
     HIDDEN_TEXT,
@@ -216,7 +222,7 @@ def change_text(change: BaselineEntry) -> str:
 
 
 def row_values(
-    row: Mapping[str, Any],  # a RowEntry
+    row: RowEntry,  # a RowEntry
     scores: Sequence[str],
     thresholds: Mapping[str, ThresholdBounds | None],
     mark: str = FAIL + " ",
@@ -236,7 +242,7 @@ def row_values(
     return [values.get(score, "") for score in scores]
 
 
-def row_thresholds(report: Mapping[str, Any], dataset: str) -> dict[str, ThresholdBounds | None]:
+def row_thresholds(report: Report, dataset: str) -> dict[str, ThresholdBounds | None]:
     """Each score's threshold for one dataset's rows."""
     return {e["score"]: e["threshold"] for e in report["scores"] if e["dataset"] == dataset}
 
@@ -246,14 +252,14 @@ def row_thresholds(report: Mapping[str, Any], dataset: str) -> dict[str, Thresho
 NOT_JUDGED = "no judge call"
 
 
-def not_judged(unit: Mapping[str, Any]) -> str:
+def not_judged(unit: UnitEntry) -> str:
     """NOT_JUDGED for a unit no judge read against the source (taken out before judging:
     addressed to the judge or hidden from its reader; or in none of the source's words), else
     ""."""
     return NOT_JUDGED if without_judge(unit.get("detail") or {}) else ""
 
 
-def unit_verdict(unit: Mapping[str, Any]) -> str:
+def unit_verdict(unit: UnitEntry) -> str:
     """A unit's verdict in words, saying why a unit decided without a judge call was."""
     detail = unit.get("detail") or {}
     if detail.get(ADDRESSED_TO_JUDGE):
@@ -267,7 +273,7 @@ def unit_verdict(unit: Mapping[str, Any]) -> str:
     return str(unit["verdict"])
 
 
-def probabilities(unit: Mapping[str, Any]) -> str:
+def probabilities(unit: UnitEntry) -> str:
     """The judge's probabilities for a unit where its method gives them:
     'P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05'; else its rating; for a
     unit decided without a judge call, that no judge read it."""

@@ -12,8 +12,7 @@ With JavaScript off every row is shown and the filters are hidden. Pure: no I/O.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.numbers import bound, holds
@@ -33,9 +32,7 @@ from ground_gate.report.html_evidence import marked, source_marks
 from ground_gate.report.html_page import content_security_policy, esc, page
 from ground_gate.report.html_rows import rows_section
 from ground_gate.report.svg import FINE, Line, histogram, threshold_bins
-from ground_gate.report.types import BaselineEntry, ScoreEntry
-
-Report = Mapping[str, Any]
+from ground_gate.report.types import BaselineEntry, Report, ScoreEntry
 
 
 def _headline(report: Report) -> list[str]:
@@ -155,7 +152,7 @@ def row_scores(report: Report, dataset: str, score: str) -> list[float]:
     ]
 
 
-def _threshold_lines(entry: Mapping[str, Any]) -> list[Line]:
+def _threshold_lines(entry: ScoreEntry) -> list[Line]:
     lines = [Line(v, f"{k} {bound(v)}", "threshold") for k, v in bounds_of(entry["threshold"])]
     if entry["mean"] is not None:
         lines.append(Line(entry["mean"], f"mean {entry['mean']:.2f}", "mean"))

@@ -14,9 +14,8 @@ call is made.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ground_gate.metrics import answers
 from ground_gate.metrics.quotes import anchor, closest, locate
@@ -24,6 +23,7 @@ from ground_gate.report.formatting import NOTHING_SAID as SAYS_NOTHING
 from ground_gate.report.formatting import is_nothing_found
 from ground_gate.report.html_page import esc
 from ground_gate.report.selection import BAD_VERDICTS
+from ground_gate.report.types import RowEntry, UnitEntry
 
 # The metrics whose units are sentences or claims of the response: those are marked in it,
 # and matched to the closest source passage when the row has no judge evidence. (Summary
@@ -89,7 +89,7 @@ def _find(unit_text: str, text: str, taken: Sequence[Span]) -> tuple[int, int] |
     return found
 
 
-def response_spans(row: Mapping[str, Any], response: str) -> list[Span]:
+def response_spans(row: RowEntry, response: str) -> list[Span]:
     spans: list[Span] = []
     for name, metric in row["metrics"].items():
         if metric["status"] == "error" or name not in CLAIM_METRICS:
@@ -122,7 +122,7 @@ class SourceMarks:
         return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
 
 
-def _quoted(unit: Mapping[str, Any], source: str, label: str) -> Span | None:
+def _quoted(unit: UnitEntry, source: str, label: str) -> Span | None:
     quote = unit.get("evidence")
     passage = anchor(quote, source) if quote and not is_nothing_found(quote) else None
     found = locate(passage, source) if passage else None
@@ -132,7 +132,7 @@ def _quoted(unit: Mapping[str, Any], source: str, label: str) -> Span | None:
     return Span(*found, "ev-good" if good else "ev", label, f"{label}: the judge's evidence")
 
 
-def _closest(unit: Mapping[str, Any], source: str, label: str) -> Span | None:
+def _closest(unit: UnitEntry, source: str, label: str) -> Span | None:
     passage = closest(unit["text"], source)
     found = locate(passage, source) if passage else None
     if found is None:
@@ -140,9 +140,7 @@ def _closest(unit: Mapping[str, Any], source: str, label: str) -> Span | None:
     return Span(*found, "near", label, f"{label}: closest by word overlap, not the judge's")
 
 
-def _unit_marks(
-    name: str, unit: Mapping[str, Any], source: str, label: str
-) -> tuple[list[Span], str]:
+def _unit_marks(name: str, unit: UnitEntry, source: str, label: str) -> tuple[list[Span], str]:
     """The unit's own highlights and the note that says where its evidence is."""
     quote = unit.get("evidence")
     quoted = _quoted(unit, source, label)
@@ -162,7 +160,7 @@ def _unit_marks(
     return ([near] if near else []), "; ".join(notes)
 
 
-def source_marks(row: Mapping[str, Any], source: str) -> SourceMarks:
+def source_marks(row: RowEntry, source: str) -> SourceMarks:
     """Each unit's judge quote located in the source; for a failing claim without one (a
     small judge often quotes nothing usable), its closest source sentence by word overlap,
     labelled as such. Every highlight carries its unit's tag."""

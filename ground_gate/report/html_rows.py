@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from ground_gate.config.model import SCORE_NAMES
 from ground_gate.report.anchors import row_key
-from ground_gate.report.baseline_rows import is_compared
+from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
 from ground_gate.report.changes import fixed, row_scores, standing
 from ground_gate.report.formatting import (
     FAIL,
@@ -37,16 +36,16 @@ from ground_gate.report.html_evidence import (
 from ground_gate.report.html_page import esc
 from ground_gate.report.json_report import TEXT_BUDGET_BYTES
 from ground_gate.report.selection import carriers, ranked_rows
+from ground_gate.report.types import ChangedUnit, Report, RowEntry, UnitEntry
 
-Report = Mapping[str, Any]
-Row = Mapping[str, Any]
+Row = RowEntry
 OPEN_ROWS = 5  # the worst rows start open: the page opens on what failed
 PROBABILITY_KEYS = ("p_supported", "p_contradicted", "p_absent")
 PROBABILITY_LABELS = ("P(supported)", "P(contradicted)", "P(not in source)")
 STANDING = {"new": "new since the baseline", "before": "failing in the baseline too"}
 
 
-def _probability_cells(unit: Mapping[str, Any], columns: bool) -> str:
+def _probability_cells(unit: UnitEntry, columns: bool) -> str:
     if not_judged(unit):  # no judge read it: no figure of one
         return '<td class="num"></td>' * (len(PROBABILITY_KEYS) if columns else 1)
     if not columns:
@@ -59,7 +58,7 @@ def _probability_cells(unit: Mapping[str, Any], columns: bool) -> str:
     )
 
 
-def _evidence_cell(unit: Mapping[str, Any], note: str) -> str:
+def _evidence_cell(unit: UnitEntry, note: str) -> str:
     quote = unit.get("evidence")
     if is_nothing_found(quote):
         note = note or NOTHING_SAID
@@ -69,7 +68,7 @@ def _evidence_cell(unit: Mapping[str, Any], note: str) -> str:
     return f'<td data-label="evidence">{shown}{said}</td>' if shown or said else "<td></td>"
 
 
-def _note(unit: Mapping[str, Any], note: str, columns: bool) -> str:
+def _note(unit: UnitEntry, note: str, columns: bool) -> str:
     """The unit's note, and where the table's number columns hold none of its numbers (an
     answers verdict beside judged sentences, a decline with no score), the probabilities it
     has."""
@@ -130,7 +129,7 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
     return out
 
 
-def _side(units: Sequence[Mapping[str, Any]], empty: str) -> str:
+def _side(units: Sequence[ChangedUnit], empty: str) -> str:
     if not units:
         return f'<span class="muted">{empty}</span>'
     return "<br>".join(
@@ -141,7 +140,7 @@ def _side(units: Sequence[Mapping[str, Any]], empty: str) -> str:
 
 
 def _changes(row: Row) -> list[str]:
-    changes = (row.get("baseline") or {}).get("changes", [])
+    changes = changes_of(row)
     if not changes:
         return []
     out = [
@@ -175,7 +174,7 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
         marks = source_marks(row, text["source"])
         if text["question"]:
             out.append(f'<h4>Question</h4><div class="text">{esc(text["question"], True)}</div>')
-        before = (row.get("baseline") or {}).get("response")
+        before = response_before(row)
         if before is not None:  # what the row answered before the pull request
             out.append(
                 f'<h4>The baseline\'s response</h4><div class="text was">{esc(before, True)}</div>'
@@ -262,7 +261,7 @@ def _row(
 ) -> list[str]:
     compared = is_compared(report)
     thresholds = row_thresholds(report, row["dataset"])
-    now, before = row_scores(row), (row.get("baseline") or {}).get("scores", {})
+    now, before = row_scores(row), scores_before(row)
     values = "".join(
         _value_cell(v, s, changed(now[s], before.get(s), thresholds.get(s)) if s in now else "")
         for v, s in zip(row_values(row, scores, thresholds), scores, strict=True)

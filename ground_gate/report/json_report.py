@@ -104,7 +104,8 @@ def _score(verdict: Verdict) -> ScoreEntry:
     return entry
 
 
-def _usage(usage: Usage, cost: float | None = None) -> UsageCounts:
+def usage_counts(usage: Usage, cost: float | None = None) -> UsageCounts:
+    """What `usage` spent, as the reports write it; `cost`: its dollars, when known."""
     counts: UsageCounts = {
         "calls": usage.calls,
         "prompt_tokens": usage.prompt_tokens,
@@ -159,7 +160,7 @@ def _metric(result: MetricResult) -> MetricEntry:
         "scores": dict(result.scores),
         "error": result.error,
         "units": [_unit(u) for u in result.units],
-        "usage": _usage(result.usage),
+        "usage": usage_counts(result.usage),
     }
 
 
@@ -247,9 +248,9 @@ def _usage_summary(
     costs = costs or {}
     return {
         "by_metric": {
-            name: _usage(u, costs.get(name)) for name, u in sorted(usage_by_metric.items())
+            name: usage_counts(u, costs.get(name)) for name, u in sorted(usage_by_metric.items())
         },
-        "total": _usage(total, costs.get("total")),
+        "total": usage_counts(total, costs.get("total")),
     }
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from typing import Any
 
 from ground_gate.config.model import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.report.answers import answer_counts, answer_words
@@ -29,10 +28,9 @@ from ground_gate.report.formatting import (
     value_text,
 )
 from ground_gate.report.selection import shown_units
-from ground_gate.report.types import ScoreEntry
+from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry, ThresholdBounds
 
 # Report: a report.types.Report held as the plain dict it is (built, or read from a file)
-Report = Mapping[str, Any]
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 MESSAGE_CHARS = 500  # a failure's message attribute; the element's text carries it all
 UNIT_CHARS = 200
@@ -47,7 +45,7 @@ def _element(parent: ET.Element, tag: str, **attributes: str) -> ET.Element:
     return ET.SubElement(parent, tag, {k: xml_text(v) for k, v in attributes.items()})
 
 
-def _missed(row: Mapping[str, Any], thresholds: Mapping[str, Any]) -> list[str]:
+def _missed(row: RowEntry, thresholds: Mapping[str, ThresholdBounds | None]) -> list[str]:
     """Each score the row fails: its value against the threshold with the decimals that make
     it read true ("hallucination 0.084 > 0.08"), or the metric's error."""
     values = {k: v for m in row["metrics"].values() for k, v in m["scores"].items()}
@@ -59,12 +57,12 @@ def _missed(row: Mapping[str, Any], thresholds: Mapping[str, Any]) -> list[str]:
                 f"{score} {value_text(values[score], limit)}{missed_text(values[score], limit)}"
             )
         else:
-            metric = row["metrics"].get(METRIC_OF_SCORE.get(score, ""), {})
-            out.append(f"{score} could not be scored: {metric.get('error') or 'error'}")
+            metric = row["metrics"].get(METRIC_OF_SCORE.get(score, ""))
+            out.append(f"{score} could not be scored: {(metric and metric['error']) or 'error'}")
     return out
 
 
-def _worst_unit(row: Mapping[str, Any]) -> str | None:
+def _worst_unit(row: RowEntry) -> str | None:
     """The lowest-scored of the units the report shows for the row (bad verdicts first)."""
     candidates = []
     for name, indices in shown_units(row).items():
@@ -88,7 +86,9 @@ def _worst_unit(row: Mapping[str, Any]) -> str | None:
     return said
 
 
-def _row_case(suite: ET.Element, row: Mapping[str, Any], thresholds: Mapping[str, Any]) -> bool:
+def _row_case(
+    suite: ET.Element, row: RowEntry, thresholds: Mapping[str, ThresholdBounds | None]
+) -> bool:
     case = _element(
         suite, "testcase", classname=row["dataset"], name=row["id"], time=f"{row['seconds']:.3f}"
     )
@@ -115,7 +115,7 @@ def _score_case(suite: ET.Element, entry: ScoreEntry, answers: str) -> bool:
     return True
 
 
-def _suite(root: ET.Element, report: Report, dataset: Mapping[str, Any]) -> tuple[int, int]:
+def _suite(root: ET.Element, report: Report, dataset: DatasetEntry) -> tuple[int, int]:
     name = dataset["name"]
     rows = [r for r in report["rows"] if r["dataset"] == name]
     entries = [e for e in report["scores"] if e["dataset"] == name and e["passed"] is not None]

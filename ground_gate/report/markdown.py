@@ -9,8 +9,7 @@ baseline), the checks that failed and which part of each, then what the pull req
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from tabulate import tabulate
 
@@ -30,7 +29,7 @@ from ground_gate.report.formatting import (
 from ground_gate.report.markdown_tables import score_details, usage
 from ground_gate.report.selection import DEFAULT_WORST_ROWS
 from ground_gate.report.targets import target_lines
-from ground_gate.report.types import ScoreEntry
+from ground_gate.report.types import Report, RowEntry, ScoreEntry
 
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
@@ -49,7 +48,6 @@ COMPARED_NOTE = (
 
 # A report.types.Report, built by json_report or read back from a file (a baseline), held as
 # the plain dict it is; its entries are typed below.
-Report = Mapping[str, Any]
 
 
 def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
@@ -212,7 +210,7 @@ def render_markdown(
 __all__: Sequence[str] = ["render_markdown"]
 
 
-def _hidden_line(rows: Sequence[Mapping[str, Any]]) -> list[str]:
+def _hidden_line(rows: Sequence[RowEntry]) -> list[str]:
     """One line for the rows that held text no reader sees: how many, and the first passage
     (the first row that hid words, else the first with invisible characters)."""
     hid = [r for r in rows if r.get("hidden_text")]

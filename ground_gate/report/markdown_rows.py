@@ -6,13 +6,12 @@ every row's scores. Markdown, from the JSON report; every string from the data e
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from tabulate import tabulate
 
 from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES
 from ground_gate.report.anchors import row_link
-from ground_gate.report.baseline_rows import is_compared
+from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
 from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, moved_text, standing
 from ground_gate.report.escape import cell, ident
 from ground_gate.report.formatting import (
@@ -28,9 +27,9 @@ from ground_gate.report.formatting import (
     unit_verdict,
 )
 from ground_gate.report.selection import ShownRow, carriers, shown_rows
+from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
 
-Report = Mapping[str, Any]
-Row = Mapping[str, Any]
+Row = RowEntry
 OPEN_ROWS = 5  # rows of "what broke" shown before the rest is collapsed
 ANSWER_CHARS = 200  # of an answer quoted in "what broke", old and new
 # of a unit's verdict in words: long enough for the facts a source states otherwise ("says 20
@@ -46,7 +45,7 @@ def row_name(row: Row, page_url: str | None) -> str:
     return f"**[{name}]({row_link(page_url, row)})**" if page_url else f"**{name}**"
 
 
-def _score_change(change: ScoreChange, threshold: Any) -> str:
+def _score_change(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
     if change.now is None and change.instead is not None:
         return f"{ident(change.score)} {moved_text(change, threshold)}"
     if change.now is None:
@@ -55,17 +54,25 @@ def _score_change(change: ScoreChange, threshold: Any) -> str:
     return text + missed_text(change.now, threshold)
 
 
-def _unit_said(unit: Mapping[str, Any]) -> str:
-    return f"\u201c{cell(unit['text'], 160)}\u201d *{cell(unit_verdict(unit), VERDICT_CHARS)}*"
+def _said(text: str, verdict: str) -> str:
+    return f"\u201c{cell(text, 160)}\u201d *{cell(verdict, VERDICT_CHARS)}*"
+
+
+def _unit_said(unit: UnitEntry) -> str:
+    return _said(unit["text"], unit_verdict(unit))
+
+
+def _changed_said(unit: ChangedUnit) -> str:
+    return _said(unit["text"], unit["verdict"])
 
 
 def change_lines(row: Row, indent: str = "  ") -> list[str]:
     """The sentences the pull request changed in the row's response: the baseline's, then
     what replaced it, each with its verdict."""
     lines = []
-    for change in (row.get("baseline") or {}).get("changes", []):
-        before = "; ".join(_unit_said(u) for u in change["before"])
-        after = "; ".join(_unit_said(u) for u in change["after"])
+    for change in changes_of(row):
+        before = "; ".join(_changed_said(u) for u in change["before"])
+        after = "; ".join(_changed_said(u) for u in change["after"])
         if before and after:
             lines.append(f"{indent}- was {before} {ARROW} now {after}")
         elif after:
@@ -81,9 +88,9 @@ def carrier_lines(
     """For each failing score, the unit that carries it when the changed sentences do not
     show it already (`changes_shown`: they are shown beside it): a row failing contradiction
     with every sentence "supported" still says which sentence holds its P(contradicted)."""
-    changes = (row.get("baseline") or {}).get("changes", []) if changes_shown else []
+    changes = changes_of(row) if changes_shown else []
     shown = {u["text"] for c in changes for u in c["after"]}
-    by_unit: dict[int, tuple[list[str], Mapping[str, Any]]] = {}  # one line a unit
+    by_unit: dict[int, tuple[list[str], UnitEntry]] = {}  # one line a unit
     for score, unit in carriers(row, scores):
         if unit["text"] not in shown:
             by_unit.setdefault(id(unit), ([], unit))[0].append(ident(score))
@@ -101,14 +108,14 @@ def answer_line(row: Row, indent: str = "  ") -> list[str]:
     if not text:
         return []
     now = f"\u201c{cell(text['response'], ANSWER_CHARS)}\u201d"
-    before = (row.get("baseline") or {}).get("response")
+    before = response_before(row)
     if before is None:
         return [f"{indent}- said {now}"]
     return [f"{indent}- said \u201c{cell(before, ANSWER_CHARS)}\u201d {ARROW} now {now}"]
 
 
 def _broke_entry(
-    change: RowChange, thresholds: Mapping[str, Any], page_url: str | None
+    change: RowChange, thresholds: Mapping[str, ThresholdBounds | None], page_url: str | None
 ) -> list[str]:
     row = change.row
     said = ", ".join(_score_change(s, thresholds.get(s.score)) for s in change.scores)
@@ -129,7 +136,7 @@ def _broke_entry(
     ]
 
 
-def _thresholds(report: Report) -> dict[str, dict[str, Any]]:
+def _thresholds(report: Report) -> dict[str, dict[str, ThresholdBounds | None]]:
     return {d["name"]: row_thresholds(report, d["name"]) for d in report["datasets"]}
 
 
@@ -159,7 +166,9 @@ def what_broke(report: Report, page_url: str | None = None) -> list[str]:
 
 
 def _fixed(
-    changes: Sequence[RowChange], thresholds: Mapping[str, Any], page_url: str | None
+    changes: Sequence[RowChange],
+    thresholds: Mapping[str, Mapping[str, ThresholdBounds | None]],
+    page_url: str | None,
 ) -> str:
     listed = []
     for change in changes[:FIXED_SHOWN]:
@@ -173,7 +182,7 @@ def _fixed(
     )
 
 
-def _evidence(unit: Mapping[str, Any]) -> str:
+def _evidence(unit: UnitEntry) -> str:
     quote = unit.get("evidence")
     if not quote:
         return ""
@@ -201,9 +210,9 @@ def _unit_lines(shown: ShownRow) -> list[str]:
 STANDING = {"new": "new since the baseline", "before": "already failing in the baseline"}
 
 
-def _scores_text(row: Row, thresholds: Mapping[str, Any]) -> str:
+def _scores_text(row: Row, thresholds: Mapping[str, ThresholdBounds | None]) -> str:
     parts = []
-    before = (row.get("baseline") or {}).get("scores", {})
+    before = scores_before(row)
     for name, metric in row["metrics"].items():
         if metric["status"] != "ok":
             parts.append(f"{ident(name)} {metric['status'].replace('_', ' ')}")

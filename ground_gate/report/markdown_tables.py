@@ -3,16 +3,11 @@ the paired change against the baseline) and what the judge's calls spent."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from tabulate import tabulate
 
 from ground_gate.gate import percent
 from ground_gate.report.escape import cell, ident
-from ground_gate.report.types import BaselineEntry
-
-Report = Mapping[str, Any]
+from ground_gate.report.types import BaselineEntry, Report, UsageCounts
 
 BASELINE_NOTE = (
     "\u0394: the mean change against the baseline over the rows scored in both runs, paired "
@@ -62,7 +57,6 @@ def score_details(report: Report) -> list[str]:
     return ["<details><summary>Scores in detail</summary>", "", table, *note, "", "</details>"]
 
 
-USAGE_FIELDS = ("calls", "cache_hits", "prompt_tokens", "completion_tokens", "retries")
 USAGE_HEADERS = (
     "metric",
     "judge calls",
@@ -74,7 +68,7 @@ USAGE_HEADERS = (
 
 
 def usage(report: Report) -> list[str]:
-    rows = [[ident(name), *(u[f] for f in USAGE_FIELDS)] for name, u in _usage_rows(report)]
+    rows = [_usage_cells(name, u) for name, u in _usage_rows(report)]
     table = tabulate(rows, headers=USAGE_HEADERS, tablefmt="github", disable_numparse=True)
     return [
         "<details><summary>Judge usage</summary>",
@@ -87,7 +81,19 @@ def usage(report: Report) -> list[str]:
     ]
 
 
-def _usage_rows(report: Report) -> list[tuple[str, Mapping[str, Any]]]:
+def _usage_cells(name: str, u: UsageCounts) -> list[object]:
+    """A metric's row of the usage table, in USAGE_HEADERS' order."""
+    return [
+        ident(name),
+        u["calls"],
+        u["cache_hits"],
+        u["prompt_tokens"],
+        u["completion_tokens"],
+        u["retries"],
+    ]
+
+
+def _usage_rows(report: Report) -> list[tuple[str, UsageCounts]]:
     return [*report["usage"]["by_metric"].items(), ("total", report["usage"]["total"])]
 
 

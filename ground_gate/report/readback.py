@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from ground_gate.config.model import DEFAULT_CONFIDENCE, METRIC_OF_SCORE, Threshold
 from ground_gate.dataset_scores import RowScores, row_scores
@@ -22,17 +21,16 @@ from ground_gate.record import (
     RunRecord,
     ShardPlace,
 )
+from ground_gate.report.types import MetricEntry, Report, RowEntry, UnitEntry, UsageCounts
 from ground_gate.results import MetricResult, RowResult, UnitResult
 from ground_gate.usage import Usage
 
-Report = Mapping[str, Any]
 
-
-def _usage(raw: Mapping[str, Any]) -> Usage:
+def _usage(raw: UsageCounts) -> Usage:
     return Usage.from_dict(dict(raw)) or Usage()
 
 
-def _unit(unit: Mapping[str, Any]) -> UnitResult:
+def _unit(unit: UnitEntry) -> UnitResult:
     return UnitResult(
         text=unit["text"],
         score=unit["score"],
@@ -42,7 +40,7 @@ def _unit(unit: Mapping[str, Any]) -> UnitResult:
     )
 
 
-def _metric(name: str, metric: Mapping[str, Any]) -> MetricResult:
+def _metric(name: str, metric: MetricEntry) -> MetricResult:
     return MetricResult(
         metric=name,
         status=metric["status"],
@@ -53,7 +51,7 @@ def _metric(name: str, metric: Mapping[str, Any]) -> MetricResult:
     )
 
 
-def row_result(row: Mapping[str, Any]) -> RowResult:
+def row_result(row: RowEntry) -> RowResult:
     return RowResult(
         dataset=row["dataset"],
         sample_id=row["id"],
@@ -161,7 +159,7 @@ def record_of(report: Report) -> RunRecord:
     by_metric = scores_by_metric(report)
     _check_scores(report, by_metric)
     config = report["config"]
-    evidence = report.get("evidence") or {}
+    evidence = report.get("evidence")
     shard, positions = _shard(report)
     return RunRecord(
         config=ConfigIdentity(
@@ -181,8 +179,8 @@ def record_of(report: Report) -> RunRecord:
         incomplete=report["incomplete"],
         usage={name: _usage(u) for name, u in report["usage"]["by_metric"].items()},
         seconds=report["seconds"],
-        evidence_policy=evidence.get("policy"),
-        evidence_problem=evidence.get("problem"),
+        evidence_policy=evidence["policy"] if evidence else None,
+        evidence_problem=evidence["problem"] if evidence else None,
         costs=_costs(report),
         shard=shard,
         positions=positions,

@@ -1,5 +1,6 @@
-"""The JSON report's published JSON Schema (report.schema.json, shipped beside this module)
-and the one check that a document is a report of this schema version.
+"""The JSON reports' published JSON Schemas, shipped beside this module: a run's
+(report.schema.json) and a calibration's (calibration.schema.json); and the one check that a
+document is a report of either.
 
 The schema is the contract other tools read, and the check every report file passes where it
 enters (report_files.read_report): its types, and the ranges of its numbers (a score in
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
@@ -18,25 +18,51 @@ import jsonschema
 
 SCHEMA_VERSION = 1
 SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
+CALIBRATION_SCHEMA_FILE = "calibration.schema.json"
 
 
-def schema() -> dict[str, Any]:
-    """The report's published JSON Schema (draft 2020-12)."""
-    text = resources.files("ground_gate.report").joinpath(SCHEMA_FILE).read_text("utf-8")
+def schema(name: str = SCHEMA_FILE) -> dict[str, Any]:
+    """A published JSON Schema (draft 2020-12): the run report's, or the one named."""
+    text = resources.files("ground_gate.report").joinpath(name).read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
 
 
 @functools.cache
-def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema())  # no format checker
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(name))  # no format checker
 
 
-def schema_problems(report: Mapping[str, Any], message_chars: int | None = None) -> list[str]:
-    """One line per way `report` breaks the published schema, each naming the field's path
-    (`$.rows[1].status: ...`), in path order; empty for a valid report."""
-    errors = sorted(_validator().iter_errors(report), key=lambda e: e.json_path)
+def schema_problems(
+    report: object, message_chars: int | None = None, name: str = SCHEMA_FILE
+) -> list[str]:
+    """One line per way `report` breaks the published schema (`name`: the run report's by
+    default), each naming the field's path (`$.rows[1].status: ...`), in path order; empty
+    for a valid report."""
+    errors = sorted(_validator(name).iter_errors(report), key=lambda e: e.json_path)
     return [f"{e.json_path}: {e.message[:message_chars]}" for e in errors]
+
+
+def _first(problems: list[str], schema_name: str) -> str | None:
+    if not problems:
+        return None
+    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
+    return f"does not match the published {schema_name} ({problems[0]}{more})"
+
+
+def is_calibration(document: object) -> bool:
+    """Whether a saved document claims to be a calibration's report (`calibrate
+    --output-json`): an object with its agreement groups and labelled rows; whether it is one
+    is for `calibration_mismatch` to say."""
+    return isinstance(document, dict) and "groups" in document and "rows_scored" in document
+
+
+def calibration_mismatch(document: object) -> str | None:
+    """Why `document` is not a calibration report `calibrate --output-json` writes, in one
+    line; or None."""
+    problems = schema_problems(document, message_chars=160, name=CALIBRATION_SCHEMA_FILE)
+    problem = _first(problems, "calibration report schema")
+    return None if problem is None else f"not a calibration report: it {problem}"
 
 
 def schema_mismatch(report: Any) -> str | None:
@@ -46,8 +72,4 @@ def schema_mismatch(report: Any) -> str | None:
             "not a ground-gate JSON report (expected an object with schema_version "
             f"{SCHEMA_VERSION})"
         )
-    problems = schema_problems(report, message_chars=160)
-    if not problems:
-        return None
-    more = f" and {len(problems) - 1} more" if len(problems) > 1 else ""
-    return f"does not match the published report schema ({problems[0]}{more})"
+    return _first(schema_problems(report, message_chars=160), "report schema")

@@ -9,18 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.metrics import answers
+from ground_gate.report.types import MetricEntry, Report, RowEntry, UnitEntry
 
 BAD_VERDICTS = frozenset(
     {"unsupported", "not in source", "hallucinated", "contradicted"} | answers.BAD_VERDICTS
 )
 DEFAULT_WORST_ROWS = 10
 UNITS_PER_METRIC = 3
-
-Report = Mapping[str, Any]
 
 
 @dataclass(frozen=True)
@@ -31,7 +29,7 @@ class ShownRow:
         only metrics that did not error (an errored metric is shown as its error).
     """
 
-    row: Mapping[str, Any]
+    row: RowEntry
     units: Mapping[str, tuple[int, ...]]
 
     @property
@@ -46,7 +44,7 @@ class ShownRow:
         return bool(self.errors) or any(self.units.values())
 
 
-def row_score(row: Mapping[str, Any]) -> float:
+def row_score(row: RowEntry) -> float:
     """Lower is worse: the row's lowest 'higher is better' score (hallucination inverted)."""
     values = []
     for metric in row["metrics"].values():
@@ -68,7 +66,7 @@ SOLE_UNIT_KEYS = {
 }
 
 
-def carrier(metric: Mapping[str, Any], score: str) -> int | None:
+def carrier(metric: MetricEntry, score: str) -> int | None:
     """The index of the unit that weighs most in a failing score: for hallucination the
     highest P(not in source), for contradiction the highest P(contradicted), else the
     lowest unit score; for an answers score, the one unit it is read off. A row failing
@@ -86,7 +84,7 @@ def carrier(metric: Mapping[str, Any], score: str) -> int | None:
     return min(scored)[1] if scored else None
 
 
-def carriers(row: Mapping[str, Any], scores: Sequence[str]) -> list[tuple[str, Mapping[str, Any]]]:
+def carriers(row: RowEntry, scores: Sequence[str]) -> list[tuple[str, UnitEntry]]:
     """(score, unit) for each of `scores` the row has, the unit that carries it."""
     out = []
     for score in scores:
@@ -98,9 +96,7 @@ def carriers(row: Mapping[str, Any], scores: Sequence[str]) -> list[tuple[str, M
     return out
 
 
-def shown_units(
-    row: Mapping[str, Any], limit: int = UNITS_PER_METRIC
-) -> dict[str, tuple[int, ...]]:
+def shown_units(row: RowEntry, limit: int = UNITS_PER_METRIC) -> dict[str, tuple[int, ...]]:
     """Per metric that did not error, the indices of its first `limit` bad units, and for
     each score the row fails the unit that carries it (`carrier`), in the units' order."""
     shown: dict[str, tuple[int, ...]] = {}
@@ -117,12 +113,12 @@ def shown_units(
     return shown
 
 
-def worst_first(row: Mapping[str, Any]) -> tuple[bool, float]:
+def worst_first(row: RowEntry) -> tuple[bool, float]:
     """The sort key of the report's row order: failing rows first, then by the lowest score."""
     return (not row["failing"], row_score(row))
 
 
-def ranked_rows(report: Report) -> list[Mapping[str, Any]]:
+def ranked_rows(report: Report) -> list[RowEntry]:
     """Every row, worst first (the HTML page's table; stable, so ties keep the input order)."""
     return sorted(report["rows"], key=worst_first)
 

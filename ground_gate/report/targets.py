@@ -4,18 +4,18 @@ model, the URL or the command), how many, and what it spent apart from the judge
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ground_gate.report.escape import cell, code
+from ground_gate.report.types import Report
 
 
-def target_lines(report: Mapping[str, Any]) -> list[str]:
+def target_lines(report: Report) -> list[str]:
     """Who answered the rows, when a dataset has a target: what defines it, how many rows it
     answered, and its usage, apart from the judge's. Every string is escaped (a fork's report
     is rendered here too)."""
     lines = []
     for entry in report.get("targets", []):
-        raw: Mapping[str, Any] = entry
+        raw: Mapping[str, object] = entry  # what defines it: open
         kind = entry["kind"]
         if kind == "prompt":
             model = cell(str(raw.get("model", "")), 60)
@@ -23,7 +23,8 @@ def target_lines(report: Mapping[str, Any]) -> list[str]:
         elif kind == "http":
             what = f"http `{code(str(raw.get('url', '')))}`"
         else:
-            what = f"command `{code(' '.join(map(str, raw.get('argv', []))))}`"
+            argv = raw.get("argv")
+            what = f"command `{code(' '.join(map(str, argv if isinstance(argv, list) else [])))}`"
         usage = entry["usage"]
         text = (
             f"Answered by the target of **{cell(entry['dataset'], 60)}**, {what}: "

@@ -26,8 +26,8 @@ from ground_gate.report.formatting import (
     row_thresholds,
 )
 from ground_gate.report.selection import carriers, shown_rows
+from ground_gate.report.types import Report, ThresholdBounds, UnitEntry
 
-Report = Mapping[str, Any]
 ROWS_SHOWN = 5
 MIN_WIDTH = 40
 STANDING = {"new": "new", "before": "failing before too"}
@@ -70,7 +70,7 @@ def _checks(report: Report) -> list[str]:
     return out
 
 
-def _score_changes(change: Any, thresholds: Mapping[str, Any]) -> str:
+def _score_changes(change: Any, thresholds: Mapping[str, ThresholdBounds | None]) -> str:
     parts = []
     for s in change.scores:
         limit = thresholds.get(s.score)
@@ -112,7 +112,7 @@ def _worst(report: Report) -> list[str]:
         note = f" ({STANDING[mark]})" if mark else ""
         scores = ", ".join(_text(f) for f in row["failing"])
         out.append(f"  x {_text(row_key(row))}{note}: fails {scores}")
-        by_unit: dict[int, tuple[list[str], Mapping[str, Any]]] = {}
+        by_unit: dict[int, tuple[list[str], UnitEntry]] = {}
         for score, unit in carriers(row, row["failing"]):
             by_unit.setdefault(id(unit), ([], unit))[0].append(score)
         for scores_of, unit in list(by_unit.values())[:2]:

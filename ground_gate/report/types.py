@@ -223,13 +223,24 @@ class TargetFailure(TypedDict):
     error: str
 
 
+class TargetUsage(TypedDict):
+    """What asking a target spent (a command's calls: the rows sent to it)."""
+
+    calls: int
+    prompt_tokens: int
+    completion_tokens: int
+    cache_hits: int
+    retries: int
+    seconds: float
+
+
 class TargetEntry(TypedDict):
     """One dataset's target (report.schema.json's `target`): what defines it besides these
-    keys (prompt file and digest, model; url; argv) is open."""
+    keys (prompt file and digest, model; url; argv) is open, read as `Mapping[str, object]`."""
 
     dataset: str
     kind: Literal["prompt", "http", "command"]
-    usage: dict[str, Any]  # calls, prompt_tokens, completion_tokens, cache_hits, retries, seconds
+    usage: TargetUsage
     seconds: float
     rows: int
     answered: int
@@ -248,7 +259,7 @@ class Report(TypedDict):
     status: RunStatus
     passed: bool
     incomplete: str | None  # why the run did not finish, if it did not
-    on_error: str
+    on_error: Literal["fail", "skip"]
     datasets: list[DatasetEntry]
     scores: list[ScoreEntry]
     rows: list[RowEntry]

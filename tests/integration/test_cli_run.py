@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
+from ground_gate.report.schema import CALIBRATION_SCHEMA_FILE, schema_problems
 from tests.integration.fake_openai import (
     FakeOpenAI,
     Reply,
@@ -276,6 +277,7 @@ def test_calibrate__agreement_with_labels_through_the_cli(tmp_path):
         )  # fmt: skip
     assert result.exit_code == 0, result.output
     report = json.loads(out.read_text(encoding="utf-8"))
+    assert schema_problems(report, name=CALIBRATION_SCHEMA_FILE) == []  # its published shape
     figures = {a["score"]: a for a in report["groups"]["set"]}
     assert figures["groundedness"]["auc"] == 1.0
     html = page.read_text(encoding="utf-8")

@@ -17,6 +17,7 @@ from ground_gate.cli import cli
 from ground_gate.report.html import SCRIPT, STYLE, marked, render_html, source_marks
 from ground_gate.report.html_evidence import NOT_QUOTED, NOTHING_SAID, Span
 from ground_gate.report.html_page import esc
+from ground_gate.report.schema import CALIBRATION_SCHEMA_FILE, schema_problems
 from ground_gate.report.svg import bin_counts, roc_points
 from tests.report_pages import CONTRADICTED, EVIDENCE, SOURCE, synthetic_report
 
@@ -186,13 +187,20 @@ def calibration_json() -> dict:
     scored = [Labelled(v, y) for v, y in values]
     groups = {"news <b>": [agreement("groundedness", scored, 0, None)]}
     cost = {"groundedness": MetricCost(Usage(calls=16), rows=8)}
-    raw = calibration_report.as_json(groups, cost, {"groundedness": Usage(calls=16)}, 8, 4.0)
-    raw["judge"] = {"model": "m"}
-    raw["incomplete"] = None
-    raw["rows_scored"] = [
-        {"group": "news <b>", "id": str(i), "label": y, "scores": {"groundedness": v}}
-        for i, (v, y) in enumerate(values)
-    ]
+    raw = calibration_report.as_json(
+        groups,
+        cost,
+        {"groundedness": Usage(calls=16)},
+        8,
+        4.0,
+        judge={"model": "m"},
+        incomplete=None,
+        rows_scored=[
+            {"group": "news <b>", "id": str(i), "label": y, "scores": {"groundedness": v}}
+            for i, (v, y) in enumerate(values)
+        ],
+    )
+    assert schema_problems(raw, name=CALIBRATION_SCHEMA_FILE) == []
     markdown = calibration_report.render(
         groups, cost, {"groundedness": Usage(calls=16)}, 8, 4.0, "m"
     )
