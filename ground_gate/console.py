@@ -17,7 +17,7 @@ from ground_gate.masking import mask
 
 if TYPE_CHECKING:
     from ground_gate.report.types import Report
-    from ground_gate.report_files import Outcome
+    from ground_gate.report_files import CalibrationOutcome, Outcome
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -37,7 +37,7 @@ def summary(report: Report, exit_code: int, written: Sequence[tuple[str, Path | 
 
 
 def print_outcome(
-    outcome: Outcome,
+    outcome: Outcome | CalibrationOutcome,
     json_out: Path | None,
     md_out: Path | None,
     quiet: bool,
@@ -47,12 +47,12 @@ def print_outcome(
     JSON report): for a person at a terminal the terminal summary, its verdict last (when
     `written` names the run's reports), else the markdown; then the reason a run did not
     finish."""
-    from ground_gate.report_files import report_text
+    from ground_gate.report_files import Outcome, report_text
 
     if json_out == STDOUT:
         click.echo(mask(report_text(outcome.report)), nl=False)
     to_err = json_out == STDOUT
-    run = outcome.run_report()  # None: calibrate's, which has only its markdown
+    run = outcome.report if isinstance(outcome, Outcome) else None  # calibrate's: markdown
     wanted = md_out != STDOUT and not quiet and written is not None and run is not None
     if wanted and written and run and is_terminal(sys.stderr if to_err else sys.stdout):
         if run["incomplete"]:  # before the summary: its verdict stays last

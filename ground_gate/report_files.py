@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeGuard, cast
+from typing import Any, cast
 
 from ground_gate.errors import ConfigError, GroundGateError
 from ground_gate.exit_codes import EXIT_ERROR, exit_code
@@ -77,21 +77,21 @@ class ReportFiles:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a command ended: its report (a JSON report, or calibrate's own), the markdown
-    shown to people, and the exit code."""
+    """How a run (or a merge) ended: its JSON report, the markdown shown to people, and the
+    exit code."""
 
-    report: Report | CalibrationReport
+    report: Report
     markdown: str
     exit_code: int
 
-    def run_report(self) -> Report | None:
-        """The run's JSON report; None for a calibration's (it has no verdict to sum up)."""
-        return self.report if is_run_report(self.report) else None
 
+@dataclass(frozen=True)
+class CalibrationOutcome:
+    """How `calibrate` ended: its own report, its markdown, and the exit code."""
 
-def is_run_report(report: Report | CalibrationReport) -> TypeGuard[Report]:
-    """Whether a report is a run's (every one carries its schema version) or calibrate's."""
-    return "schema_version" in report
+    report: CalibrationReport
+    markdown: str
+    exit_code: int
 
 
 def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo: Echo) -> Outcome:

@@ -19,7 +19,13 @@ from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.report import calibration as calibration_report
 from ground_gate.report.calibration_types import LabelledRow
 from ground_gate.report.json_report import usage_counts
-from ground_gate.report_files import Echo, Outcome, ReportFiles, report_text, write_files
+from ground_gate.report_files import (
+    CalibrationOutcome,
+    Echo,
+    ReportFiles,
+    report_text,
+    write_files,
+)
 from ground_gate.results import RowResult
 from ground_gate.runner import score_all
 from ground_gate.workload import as_judged
@@ -81,7 +87,7 @@ def _labelled_row(item: LabelledSample, row: RowResult | None) -> LabelledRow:
     }
 
 
-def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
+def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> CalibrationOutcome:
     """Run the configured metrics over labelled rows and measure agreement with the labels."""
     config = load_config(options.config_path, env)
     options.files.check_apart([("the config", options.config_path), ("the labels", options.labels)])
@@ -132,4 +138,4 @@ def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> 
         echo,
     )
     code = EXIT_ERROR if result.incomplete or not written else EXIT_PASSED
-    return Outcome(report, markdown, code)
+    return CalibrationOutcome(report, markdown, code)
