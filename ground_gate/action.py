@@ -224,8 +224,7 @@ def pull_request_report(settings: Settings, paths: ReportPaths) -> tuple[Report,
 
 
 def render_claim(report: Report) -> str:
-    """A pull request run's (schema-checked) report rendered as that run's unverified claim."""
-    try:
-        return render_markdown(report, unverified=True)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:  # valid, yet not renderable
-        raise ArtifactRefused(f"report.json cannot be rendered ({type(exc).__name__})") from exc
+    """A pull request run's report rendered as that run's unverified claim. It entered through
+    report_files.checked_report (the schema, and rows and scores of the datasets it names),
+    so it renders: tests/unit/test_report_any_valid.py renders changed reports it accepts."""
+    return render_markdown(report, unverified=True)

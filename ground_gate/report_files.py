@@ -30,7 +30,7 @@ from ground_gate.report.json_report import build_report
 from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.readback import baseline_scores
-from ground_gate.report.schema import calibration_mismatch, schema_mismatch
+from ground_gate.report.schema import calibration_mismatch, inconsistency, schema_mismatch
 from ground_gate.report.types import Report
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024  # a report ground-gate writes stays far below
@@ -165,7 +165,7 @@ def checked_report(
 ) -> Report:
     """A JSON document as a run's report once it holds to the published schema and holds
     each row once; `error` naming it (`name`) and the problem otherwise."""
-    problem = schema_mismatch(document) or _row_twice(cast(Report, document))
+    problem = schema_mismatch(document) or inconsistency(cast(Report, document))
     if problem is not None:
         raise error(f"{name}: {problem}")
     return cast(Report, document)
@@ -178,21 +178,6 @@ def checked_calibration(document: object, name: str) -> CalibrationReport:
     if problem is not None:
         raise ConfigError(f"{name}: {problem}")
     return cast(CalibrationReport, document)
-
-
-def _row_twice(report: Report) -> str | None:
-    """A report holds each (dataset, id) once: with two, a mean counts both and a pairing with
-    the baseline takes one, and neither says so."""
-    seen: dict[tuple[str, str], int] = {}
-    for index, row in enumerate(report["rows"]):
-        key = (row["dataset"], row["id"])
-        if key in seen:
-            return (
-                f"row {key[0]}/{key[1]} is given twice (rows[{seen[key]}] and rows[{index}]): "
-                "a report holds each row once"
-            )
-        seen[key] = index
-    return None
 
 
 def read_json(

@@ -16,6 +16,8 @@ from typing import Any
 
 import jsonschema
 
+from ground_gate.report.types import Report
+
 SCHEMA_VERSION = 1
 SCHEMA_FILE = "report.schema.json"  # beside this module, shipped in the package
 CALIBRATION_SCHEMA_FILE = "calibration.schema.json"
@@ -73,3 +75,34 @@ def schema_mismatch(report: Any) -> str | None:
             f"{SCHEMA_VERSION})"
         )
     return _first(schema_problems(report, message_chars=160), "report schema")
+
+
+def inconsistency(report: Report) -> str | None:
+    """What a schema-valid report says that cannot hold together, in one line; or None. The
+    schema cannot say it: each dataset named once, each of its rows (and each score summary)
+    of a dataset it names, each (dataset, id) row once (with two, a mean counts both and a
+    pairing with the baseline takes one), each (dataset, score) summary once."""
+    names = [d["name"] for d in report["datasets"]]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        return f"dataset {twice} is named twice in datasets: a report names each dataset once"
+    rows: dict[tuple[str, str], int] = {}
+    for index, row in enumerate(report["rows"]):
+        key = (row["dataset"], row["id"])
+        if row["dataset"] not in names:
+            return f"rows[{index}] is of dataset {key[0]}, which datasets does not name"
+        if key in rows:
+            return (
+                f"row {key[0]}/{key[1]} is given twice (rows[{rows[key]}] and rows[{index}]): "
+                "a report holds each row once"
+            )
+        rows[key] = index
+    scores: set[tuple[str, str]] = set()
+    for index, entry in enumerate(report["scores"]):
+        key = (entry["dataset"], entry["score"])
+        if entry["dataset"] not in names:
+            return f"scores[{index}] is of dataset {key[0]}, which datasets does not name"
+        if key in scores:
+            return f"scores[{index}]: {key[0]} {key[1]} is summed up twice"
+        scores.add(key)
+    return None
