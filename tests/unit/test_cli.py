@@ -149,4 +149,24 @@ def test_cli__unknown_option_is_a_usage_error():
     result = CliRunner().invoke(cli, ["run", "--bogus"])
     assert result.exit_code == 2
     # click words it "No such option '--bogus'." since 8.2.2, "No such option: --bogus" before
-    assert re.search(r"Error: No such option:? '?--bogus'?", result.stderr), result.stderr
+    said = r"^ground-gate: error: No such option:? '?--bogus'?\.?\nTry '\S+ run -h' for help\.\n$"
+    assert re.search(said, result.stderr), result.stderr
+    assert "Usage:" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["run", "--limit", "abc"], "Invalid value for '--limit'"),
+        (["nosuch"], "No such command 'nosuch'"),
+        (["report"], "Missing argument 'REPORT"),
+    ],
+)
+def test_cli__click_errors_print_as_every_error_does(args: list[str], said: str):
+    """One way to say an error: click's own (a bad value, an unknown command) as the
+    project's, one line and exit 2, never click's "Error:" under a usage block."""
+    result = CliRunner().invoke(cli, args)
+    assert result.exit_code == 2
+    first = result.stderr.splitlines()[0]
+    assert first.startswith("ground-gate: error: ") and said in first, result.stderr
+    assert "Error:" not in result.stderr
