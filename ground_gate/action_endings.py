@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, TextIO
+from typing import TextIO
 
 from ground_gate.action_settings import Settings
 from ground_gate.github import verdicts
@@ -36,13 +35,14 @@ from ground_gate.github.publish import (
     write_ending,
 )
 from ground_gate.github.sticky_comment import Comment, GitHubAPI, Sleep
+from ground_gate.report.types import Report
 
 
 def publish(
     settings: Settings,
     *,
     markdown: str,
-    report: Mapping[str, Any],
+    report: Report,
     passed: bool,
     client: GitHubAPI | None,
     paths: ReportPaths,
@@ -73,7 +73,7 @@ def publish(
 def publish_artifact(
     settings: Settings,
     *,
-    report: Mapping[str, Any],
+    report: Report,
     markdown: str,
     pr_number: int,
     client: GitHubAPI | None,

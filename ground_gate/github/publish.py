@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
 from ground_gate.errors import GitHubError
 from ground_gate.github import verdicts
@@ -31,6 +31,7 @@ from ground_gate.github.step_outputs import (
 )
 from ground_gate.github.sticky_comment import REPORT_DIR, Comment, Sleep, post_comment
 from ground_gate.masking import register
+from ground_gate.report.types import Report
 
 TITLE = "ground-gate"
 
@@ -172,7 +173,7 @@ def mask_secrets(secrets: Iterable[str | None], out: TextIO | None = None) -> No
 
 
 def report_ending(
-    report: Mapping[str, Any],
+    report: Report,
     markdown: str,
     *,
     passed: bool,
@@ -194,7 +195,7 @@ def report_ending(
         "report-junit": _made_here(paths.junit, workspace, own_pages),
         "scores": json.dumps(verdicts.scores_by_dataset(report), separators=(",", ":")),
         "summary": summary,
-        "prompt-version": str((report.get("judge") or {}).get("prompt_version", "")),
+        "prompt-version": str(report["judge"].get("prompt_version", "")),
     }
     return Ending(
         markdown=markdown,
@@ -216,7 +217,7 @@ def _made_here(path: Path, workspace: Path, own_pages: bool) -> str:
     return shown(path, workspace)
 
 
-def _failures(report: Mapping[str, Any]) -> tuple[Annotation, ...]:
+def _failures(report: Report) -> tuple[Annotation, ...]:
     found: list[Annotation] = []
     incomplete = verdicts.incomplete_reason(report)
     if incomplete:

@@ -7,9 +7,9 @@ published schema (report_files.read_report): its fields are there, with their ty
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+
+from ground_gate.report.types import Report
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Check:
     reason: str
 
 
-def checks(report: Mapping[str, Any]) -> list[Check]:
+def checks(report: Report) -> list[Check]:
     return [
         Check(
             dataset=entry["dataset"],
@@ -34,16 +34,15 @@ def checks(report: Mapping[str, Any]) -> list[Check]:
     ]
 
 
-def failures(report: Mapping[str, Any]) -> list[Check]:
+def failures(report: Report) -> list[Check]:
     return [c for c in checks(report) if c.passed is False]
 
 
-def incomplete_reason(report: Mapping[str, Any]) -> str | None:
-    reason: str | None = report["incomplete"]
-    return reason or None
+def incomplete_reason(report: Report) -> str | None:
+    return report["incomplete"] or None
 
 
-def scores_by_dataset(report: Mapping[str, Any]) -> dict[str, dict[str, float | None]]:
+def scores_by_dataset(report: Report) -> dict[str, dict[str, float | None]]:
     """{dataset: {score: mean}} in report order, for the `scores` output."""
     table: dict[str, dict[str, float | None]] = {}
     for check in checks(report):
@@ -51,12 +50,12 @@ def scores_by_dataset(report: Mapping[str, Any]) -> dict[str, dict[str, float | 
     return table
 
 
-def summary_line(report: Mapping[str, Any], passed: bool) -> str:
+def summary_line(report: Report, passed: bool) -> str:
     """One line for the `summary` output and the log, e.g. for a commit status description."""
     return f"ground-gate: {_whose(report)}{_verdict(report, passed)}"
 
 
-def _whose(report: Mapping[str, Any]) -> str:
+def _whose(report: Report) -> str:
     """A shard's verdict covers its rows only: say so before anyone reads it as the gate's."""
     shard = report.get("shard")
     if shard is None:
@@ -64,7 +63,7 @@ def _whose(report: Mapping[str, Any]) -> str:
     return f"shard {shard['index']}/{shard['count']}, its rows only: "
 
 
-def _verdict(report: Mapping[str, Any], passed: bool) -> str:
+def _verdict(report: Report, passed: bool) -> str:
     gated = [c for c in checks(report) if c.passed is not None]
     failed = [c for c in gated if c.passed is False]
     incomplete = incomplete_reason(report)

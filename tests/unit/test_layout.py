@@ -43,7 +43,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "file_reader", "errors", "exit_codes",
     ),
     # each way the action ends, one function: Settings read here, github/ handed plain values
-    "action_endings": ("github", "action_settings"),
+    "action_endings": ("github", "report", "action_settings"),
     "selfcheck": ("local", "sentences"),
     # the post step re-renders the run's own report.json with its page's address
     "action_post": (
@@ -88,7 +88,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     ),
     # publishing to GitHub reads the JSON report only: no evaluation code, and plain values,
     # never the action's Settings
-    "github": ("errors", "capped", "masking", "runner_files"),
+    # the report it is handed is read through its types (report/types.py), never rendered
+    "github": ("report", "errors", "capped", "masking", "runner_files"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
     # payload is read once, bounded (capped)
     "action_settings": ("config", "datasets", "errors", "runner_files"),
