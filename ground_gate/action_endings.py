@@ -131,6 +131,7 @@ def report_error(settings: Settings, message: str, out: TextIO | None = None) ->
     An annotation, a job summary paragraph and the `passed`/`summary` outputs; the caller
     still exits 2. No comment: a PR comment is for verdicts, not for workflow mistakes.
     """
+    message = message.strip() or "an error with no message"
     ending = Ending(
         markdown=f"## ground-gate could not run\n\n{fenced(message)}",
         trim_note="> [!NOTE]\n> The message was trimmed.",

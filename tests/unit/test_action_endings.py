@@ -134,3 +134,17 @@ def test_endings__nothing_else_writes_the_summary_the_outputs_or_an_annotation()
         "write_outputs": {"github/publish.py"},
         "annotate": {"github/publish.py", "action_post.py"},
     }
+
+
+@pytest.mark.parametrize("message", ["", "  \n "])
+def test_report_error__an_empty_message_still_says_there_was_an_error(
+    message: str, tmp_path: Path
+) -> None:
+    commands = file_commands(tmp_path / "commands")
+    env = action_env(
+        tmp_path, commands, api_url="http://127.0.0.1:9", event="pull_request",
+        event_path=FIXTURES / "pull_request.json",
+    )  # fmt: skip
+    result = action_endings.report_error(Settings.from_env(env), message, io.StringIO())
+    assert result.summary == "ground-gate: error: an error with no message"
+    assert "an error with no message" in commands.summary.read_text(encoding="utf-8")
