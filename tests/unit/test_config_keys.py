@@ -275,3 +275,16 @@ def test_config_keys__overrides_change_the_judge_only() -> None:
     )
     assert changed.datasets == config.datasets
     assert with_overrides(config, JudgeOverrides()) is config
+
+
+def test_config_keys__the_help_that_names_a_default_names_the_fields() -> None:
+    """`init -h` says the judge's defaults in words (the help loads no config module, to stay
+    fast): the words follow the fields."""
+    from click.testing import CliRunner
+
+    from ground_gate.cli import cli
+
+    said = " ".join(CliRunner().invoke(cli, ["init", "-h"]).output.split())
+    assert f"(default: {JudgeConfig.model}, or the local 1.5B)" in said
+    assert judge_defaults("local").model.endswith("-1.5b")
+    assert f"(default: {JudgeConfig.api_key_env})" in said
