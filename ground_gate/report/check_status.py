@@ -1,0 +1,57 @@
+"""Each check's status in the words of the rule that decided it, and its mark: the same in
+the comment, the page, the terminal and JUnit.
+
+A score with `max_drop` that got worse by more than max_drop still passes when the paired
+interval cannot show the drop is beyond the margin (gate.py): that is neither a plain pass
+nor a failure, and it reads as what it is, with its own mark, never a check mark.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ground_gate.gate import worse_by
+from ground_gate.report.types import ScoreEntry
+
+PASS, FAIL, WARN, NOISE = "\u2705", "\u274c", "\u26a0\ufe0f", "\U0001f7e1"
+Kind = Literal["pass", "fail", "noise", "shown"]
+
+
+@dataclass(frozen=True)
+class CheckStatus:
+    kind: Kind  # pass; fail; noise: past max_drop, not shown beyond noise, so it passes;
+    # shown: no threshold, or none that applies (informative only)
+    mark: str  # "" for a score shown only
+    word: str  # the status in words: "pass", "fail", "passes: dropped more than allowed, ..."
+
+
+STATUSES: dict[Kind, CheckStatus] = {
+    "pass": CheckStatus("pass", PASS, "pass"),
+    "fail": CheckStatus("fail", FAIL, "fail"),
+    "noise": CheckStatus(
+        "noise", NOISE, "passes: dropped more than allowed, not shown beyond noise"
+    ),
+    "shown": CheckStatus("shown", "", "no threshold: shown only"),
+}
+
+
+def past_max_drop(entry: ScoreEntry) -> bool:
+    """Whether the score got worse than the baseline by more than its max_drop (over the
+    paired rows), whatever the interval says."""
+    change = entry.get("baseline")
+    if change is None or change["max_drop"] is None or change["delta"] is None:
+        return False
+    if change["direction"] is None:  # too few paired rows: not compared
+        return False
+    return worse_by(entry["score"], change["delta"]) > change["max_drop"]
+
+
+def check_status(entry: ScoreEntry) -> CheckStatus:
+    """The check's status: fail, pass, the pass of a drop past max_drop within noise, or a
+    score shown with no verdict."""
+    if entry["passed"] is False:
+        return STATUSES["fail"]
+    if entry["passed"] is None:
+        return STATUSES["shown"]
+    return STATUSES["noise" if past_max_drop(entry) else "pass"]

@@ -1,0 +1,34 @@
+"""Each check's status in the words of the rule that decided it (report/check_status.py)."""
+
+from typing import Any
+
+from ground_gate.report.check_status import FAIL, NOISE, PASS, check_status, past_max_drop
+
+
+def entry(passed: bool | None, delta: float | None = None, **change: Any) -> Any:
+    made: dict[str, Any] = {"score": "groundedness", "passed": passed}
+    if delta is not None:
+        made["baseline"] = {"delta": delta, "max_drop": 0.03, "direction": "noise", **change}
+    return made
+
+
+def test_check_status__a_drop_past_max_drop_that_passed_never_reads_as_a_pass():
+    status = check_status(entry(True, delta=-0.097))  # groundedness fell 0.097 > 0.03
+    assert (status.kind, status.mark) == ("noise", NOISE)
+    assert status.mark != PASS
+    assert status.word == "passes: dropped more than allowed, not shown beyond noise"
+
+
+def test_check_status__pass_fail_and_shown():
+    assert check_status(entry(True, delta=-0.01)).mark == PASS  # within max_drop
+    assert check_status(entry(True)).mark == PASS  # no baseline
+    assert check_status(entry(False, delta=-0.2)).mark == FAIL
+    assert check_status(entry(None)).kind == "shown"
+
+
+def test_past_max_drop__lower_is_better_scores_and_uncompared_ones():
+    rising = {"score": "hallucination", "passed": True}
+    rising["baseline"] = {"delta": 0.05, "max_drop": 0.03, "direction": "noise"}
+    assert past_max_drop(rising)  # hallucination up 0.05: worse by 0.05
+    assert not past_max_drop(entry(True, delta=-0.2, direction=None))  # too few pairs
+    assert not past_max_drop(entry(True, delta=0.2))  # better
