@@ -147,13 +147,18 @@ def plan_work(
         if plan is None:
             rows.append((name, samples))
             continue
+        # a cached answer as the run's judge will read it: its contexts, when the target
+        # retrieved some, are the row's source
+        known = plan.known
         screened = as_judged(
-            config.judge, [replace(s, response=plan.known.get(s.id, "")) for s in samples]
+            config.judge,
+            [
+                answered_sample(s, known[s.id]) if s.id in known else replace(s, response="")
+                for s in samples
+            ],
         )
         # the made-up answer is the plan's own text, set after the screen: its mark is an
         # invisible character the screen would take out
-        made_up = (
-            s if s.id in plan.known else replace(s, response=MADE_UP_ANSWER) for s in screened
-        )
+        made_up = (s if s.id in known else replace(s, response=MADE_UP_ANSWER) for s in screened)
         rows.append((name, tuple(made_up)))
     return tuple(rows), list(plans.values())

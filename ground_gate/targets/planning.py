@@ -4,8 +4,10 @@ A prompt target's requests are known exactly (its messages, rendered per row): e
 up in the cache by the run's own key, and its prompt tokens are estimated from its length like
 the judge's; completion tokens are the cached answer's, else max_tokens (an upper bound). An
 http or command target is counted in calls, one per row, less the answers its depends_on cache
-holds. The answers found in a cache are handed back, so the judge's part of the plan reads
-them; the others are not known before the run.
+holds, exactly as the run counts them (a cached answer is a cache hit, whatever it says).
+The answers found in a cache are handed back whole, so the judge's part of the plan reads them
+as the run's judge will (the response, and the contexts a command or http target retrieved as
+the row's source); the others are not known before the run.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ground_gate.config.model import Budget
 from ground_gate.judge.base import JudgeRequest
 from ground_gate.judge.budget import estimate_prompt_tokens
 from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
+from ground_gate.targets.answers import Answer
 from ground_gate.targets.cache import AnswerCache
 from ground_gate.targets.prepare import Prepared
 from ground_gate.targets.prompt import PURPOSE, answers_version
@@ -33,7 +36,7 @@ class TargetPlan:
     cached: int = 0  # of them, answered by the cache now
     prompt_tokens: int = 0  # a prompt target's, estimated over `calls`
     completion_tokens: int = 0  # the cached answers', else max_tokens each
-    known: dict[str, str] = field(default_factory=dict)  # row id -> the cached answer
+    known: dict[str, Answer] = field(default_factory=dict)  # row id -> the cached answer
 
     @property
     def to_call(self) -> int:
@@ -98,9 +101,9 @@ def _plan_app(prepared: Prepared, no_cache: bool, plan: TargetPlan) -> None:
     cache = AnswerCache(store, target)
     for sample in prepared.samples:
         found = cache.get(sample.id, prepared.requests[sample.id])
-        if found is not None and found.response:
+        if found is not None:  # the run takes it as it is (asking.py): a cache hit
             plan.cached += 1
-            plan.known[sample.id] = found.response
+            plan.known[sample.id] = found
 
 
 def _plan_prompt(prepared: Prepared, no_cache: bool, plan: TargetPlan) -> None:
@@ -123,6 +126,6 @@ def _plan_prompt(prepared: Prepared, no_cache: bool, plan: TargetPlan) -> None:
         recorded = 0
         if completion is not None and completion.text.strip():
             plan.cached += 1
-            plan.known[sample.id] = completion.text.strip()
+            plan.known[sample.id] = Answer(sample.id, completion.text.strip(), cached=True)
             recorded = completion.cost.completion_tokens if completion.cost else 0
         plan.completion_tokens += recorded or prompt.max_tokens

@@ -236,3 +236,35 @@ def test_plan__says_when_the_budget_would_stop_the_run(tmp_path: Path) -> None:
         "rating",
         "summary_accuracy",
     ]
+
+
+def test_plan__a_command_targets_cached_answers_are_cache_hits_as_the_re_run_finds_them(
+    tmp_path: Path,
+) -> None:
+    """A command target with depends_on, answering with the contexts it retrieved: after one
+    run, the plan counts what the re-run then does: no row sent to the command, no judge call
+    (the judge's requests read the cached contexts as the row's source, as the run's do)."""
+    from tests.integration.target_app import model_and_judge
+    from tests.integration.test_cli_targets import command_project
+    from tests.integration.test_cli_targets import invoke as run_target
+
+    (tmp_path / "app").mkdir()
+    (tmp_path / "app" / "model.txt").write_text("v1", encoding="utf-8")
+    with FakeOpenAI(handler=model_and_judge) as server:
+        config = command_project(tmp_path, server.url, "contexts")
+        edit(config, "      timeout_s: 20", "      timeout_s: 20\n      depends_on: [app/*.txt]")
+        cold = plan(config)
+        first, _ = run_target(config)
+        assert first.exit_code == 0, first.output
+        planned = plan(config)
+        requests = server.request_count
+        again, report = run_target(config)
+        assert server.request_count == requests  # the re-run asked the judge nothing
+    assert again.exit_code == 0, again.output
+    ((cold_target,), (target,)) = cold["targets"], planned["targets"]
+    assert (cold_target["calls"], cold_target["cached"], cold_target["to_call"]) == (20, 0, 20)
+    assert (target["calls"], target["cached"], target["to_call"]) == (20, 20, 0)
+    (ran,) = report["targets"]
+    assert (ran["usage"]["calls"], ran["usage"]["cache_hits"]) == (0, 20)
+    assert planned["to_call"] == report["usage"]["total"]["calls"] == 0
+    assert planned["judge_calls"] == planned["cached"] == report["usage"]["total"]["cache_hits"]
