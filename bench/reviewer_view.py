@@ -94,9 +94,28 @@ def github_html(markdown: str) -> str:
 
 
 def full_page(driver: Any, path: Path, width: int) -> None:
-    height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.set_window_size(width, min(int(height) + 140, 16000))
+    """The whole page at `width`, however tall (up to 16,000 px)."""
+    _narrow(driver, width, 900)
+    height = min(int(driver.execute_script("return document.documentElement.scrollHeight")), 16000)
+    driver.set_window_size(max(width, 500), height + 140)
+    _narrow(driver, width, height)
     driver.save_screenshot(str(path))
+
+
+def newly_failing(report: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """The anchor of the first row that fails now and passed in the baseline: the row a
+    reviewer opens from the comment's "what this pull request broke"."""
+    passed = {(r["dataset"], r["id"]) for r in baseline["rows"] if not r["failing"]}
+    row = next(r for r in report["rows"] if r["failing"] and (r["dataset"], r["id"]) in passed)
+    return f"#{row['dataset']}/{row['id']}"
+
+
+def _narrow(driver: Any, width: int, height: int) -> None:
+    """Lay the page out at `width` (a window is at least 500 px wide)."""
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 500},
+    )
 
 
 def shoot(out: Path, prefix: str) -> list[Path]:
@@ -108,26 +127,27 @@ def shoot(out: Path, prefix: str) -> list[Path]:
     (work / "report.html").write_text(page_html(report, baseline), encoding="utf-8")
     out.mkdir(parents=True, exist_ok=True)
     shots = []
-    with browser.chromium(width=820, height=900) as driver:
-        driver.get((work / "comment.html").as_uri())
-        shots.append(out / f"{prefix}-comment.png")
-        full_page(driver, shots[-1], 820)
-        driver.execute_script("document.querySelectorAll('details').forEach(d => d.open = true)")
-        shots.append(out / f"{prefix}-comment-open.png")
-        full_page(driver, shots[-1], 820)
+    for width in (1400, 420):  # the comment on a desktop and on a phone, folded and opened
+        with browser.chromium(width=max(width, 500), height=900) as driver:
+            _narrow(driver, width, 900)
+            driver.get((work / "comment.html").as_uri())
+            shots.append(out / f"{prefix}-comment-{width}.png")
+            full_page(driver, shots[-1], width)
+            driver.execute_script(
+                "document.querySelectorAll('details').forEach(d => d.open = true)"
+            )
+            shots.append(out / f"{prefix}-comment-{width}-open.png")
+            full_page(driver, shots[-1], width)
     page = (work / "report.html").as_uri()
+    anchor = newly_failing(report, baseline)
     for width, fragment, name in (
         (1400, "", "page-1400"),
         (420, "", "page-420"),
-        (1400, "#news/news-0001", "page-row"),  # a row a comment links to
-        (420, "#news/news-0007", "page-row-420"),
+        (1400, anchor, "page-row-1400"),  # the row the comment links to
+        (420, anchor, "page-row-420"),
     ):
         with browser.chromium(width=max(width, 500), height=1100) as driver:
-            # a window is at least 500 px wide: the device metrics lay the page out at 420
-            driver.execute_cdp_cmd(
-                "Emulation.setDeviceMetricsOverride",
-                {"width": width, "height": 1100, "deviceScaleFactor": 1, "mobile": False},
-            )
+            _narrow(driver, width, 1100)
             driver.get(page + fragment)
             shots.append(out / f"{prefix}-{name}.png")
             driver.save_screenshot(str(shots[-1]))

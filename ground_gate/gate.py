@@ -78,12 +78,13 @@ def meets(value: float, threshold: Threshold) -> bool:
     return threshold.max is None or value <= threshold.max
 
 
-def describe(value: float, threshold: Threshold) -> str:
-    """The mean against its bounds, with the decimals that make it read true; only the bound
-    it misses when it misses one: "0.101 > max 0.10", "0.91 \u2265 min 0.80"."""
+def describe(value: float, threshold: Threshold, least: int = 2) -> str:
+    """The mean against its bounds, with the decimals that make it read true (`least` at
+    least: a renderer's spelling of the same mean); only the bound it misses when it misses
+    one: "0.101 > max 0.10", "0.91 \u2265 min 0.80"."""
     bounds = [(k, b) for k, b in (("min", threshold.min), ("max", threshold.max)) if b is not None]
     missed = [(k, b) for k, b in bounds if not holds(value, k, b)]
-    shown = figure(value, [b for _, b in bounds])
+    shown = figure(value, [b for _, b in bounds], least)
     return " and ".join(
         f"{shown} {relation(value, k, b)} {k} {bound(b)}" for k, b in (missed or bounds)
     )
@@ -120,7 +121,9 @@ def judge_change(score: str, change: PairedChange, threshold: Threshold | None) 
     direction: Direction = "worse" if least > 0 else "better" if most < 0 else "noise"
     margin = () if max_drop is None else (max_drop,)
     said = f"{figure(abs(drop), margin, 3)} {'worse' if drop > 0 else 'better'} than the baseline"
-    said = (said if drop else "unchanged from the baseline") + f" on {change.paired} paired rows"
+    said = (
+        said if drop else "unchanged from the baseline"
+    ) + f" over the {change.paired} rows in both runs"
     level = percent(change.confidence)
     passed: bool | None = None
     if max_drop is None:
@@ -137,8 +140,8 @@ def judge_change(score: str, change: PairedChange, threshold: Threshold | None) 
         passed = True
         may = f"only {figure(least, margin, 3)} worse" if least > 0 else "no worse at all"
         reason = (
-            f"{said}: more than max_drop {bound(max_drop)}, but not significantly: at {level} "
-            f"confidence it may be {may}"
+            f"{said}: more than max_drop {bound(max_drop)}, but not shown beyond noise: at "
+            f"{level} confidence it may be {may}, so it passes"
         )
     return BaselineVerdict(change, max_drop, direction, passed, reason)
 
@@ -148,7 +151,9 @@ def _too_few(change: PairedChange) -> str:
         return "the baseline has no scored row of this score"
     if change.paired == 0:
         return f"no row id in common with the baseline's {change.in_baseline} scored row(s)"
-    return f"{change.paired} paired row(s) with the baseline, fewer than {MIN_PAIRED}"
+    return (
+        f"only {change.paired} row(s) in both runs, fewer than the {MIN_PAIRED} a comparison needs"
+    )
 
 
 def _bounds(

@@ -25,9 +25,11 @@ def _sign(x: float) -> int:
 
 
 def decimals(value: float, bounds: Iterable[float] = (), least: int = LEAST) -> int:
-    """The fewest decimals (at least `least`) at which `value`, rounded, compares with every
-    bound as `value` does; MOST + 1 when none up to MOST does."""
+    """The fewest decimals (at least `least`, and at least as many as any bound is written
+    with: 0.8723 against 0.8724 is "0.8723", never "0.87") at which `value`, rounded, compares
+    with every bound as `value` does; MOST + 1 when none up to MOST does."""
     bounds = tuple(bounds)
+    least = max([least, *(_written(b) for b in bounds)])
     for places in range(least, MOST + 1):
         shown = round(value, places)
         if all(_sign(shown - b) == _sign(value - b) for b in bounds):
@@ -40,6 +42,14 @@ def figure(value: float, bounds: Iterable[float] = (), least: int = LEAST) -> st
     0.10 -> "0.101"; 0.0992 against 0.10 -> "0.099"; 0.084 against 0.08 -> "0.084"."""
     places = decimals(value, bounds, least)
     return repr(value) if places > MOST else f"{value:.{places}f}"
+
+
+def _written(value: float) -> int:
+    """The decimals `bound` prints `value` with (at most MOST)."""
+    for places in range(LEAST, MOST + 1):
+        if round(value, places) == value:
+            return places
+    return MOST
 
 
 def bound(value: float) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from ground_gate.config.model import Prices, Threshold
 from ground_gate.dataset_scores import RowScores, summarise
 from ground_gate.gate import GateResult, OnError, evaluate
+from ground_gate.provenance import Source
 from ground_gate.results import RowResult
 from ground_gate.usage import Usage
 
@@ -105,6 +106,7 @@ class RunRecord:
     # the datasets' targets (the report's `targets` entries): what defined each, what it
     # spent and the rows it failed, apart from the judge's; empty when none has a target
     targets: tuple[Mapping[str, Any], ...] = ()
+    source: Source | None = None  # where the run was made (a merge: its first shard's)
 
     @property
     def dataset_names(self) -> list[str]:

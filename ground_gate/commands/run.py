@@ -28,6 +28,7 @@ from ground_gate.judge.factory import open_judge
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
+from ground_gate.provenance import Source, source_of
 from ground_gate.record import (
     BudgetRecord,
     ConfigIdentity,
@@ -79,6 +80,7 @@ class Job:
     shard: ShardPlace | None = None  # with --shard: what the record says of it
     positions: Mapping[RowKey, int] = field(default_factory=dict)
     answering: Answering | None = None  # the datasets' targets' answers (answered first)
+    source: Source | None = None  # where the run is made: its commit, branch, CI run
 
     @property
     def scorable(self) -> Work:
@@ -156,6 +158,7 @@ class Job:
                 for s in samples
             },
             targets=self.answering.entries() if self.answering is not None else (),
+            source=self.source,
         )
 
 
@@ -225,7 +228,9 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
     )
     names = {name for name, _ in work}
     digests = {d.name: file_digest(d.path) for d in config.datasets if d.name in names}
-    job = Job(options, config, work, tuple(build_metrics(config.metrics)), baseline, digests)
+    metrics = tuple(build_metrics(config.metrics))
+    source = source_of(env, options.config_path.parent)
+    job = Job(options, config, work, metrics, baseline, digests, source=source)
     return job.narrowed(options.shard) if options.shard is not None else job
 
 

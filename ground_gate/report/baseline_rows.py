@@ -121,7 +121,13 @@ def compare_rows(report: Report, baseline: Report) -> Report:
         "created_at": baseline["created_at"],
         "status": baseline["status"],
         "rows": len(baseline["rows"]),
+        "judge": {
+            "provider": str(baseline["judge"].get("provider", "")),
+            "model": str(baseline["judge"].get("model", "")),
+        },
     }
+    if "source" in baseline:
+        compared["baseline"]["source"] = baseline["source"]
     return compared
 
 

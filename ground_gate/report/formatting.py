@@ -159,65 +159,92 @@ def failing_parts(entry: ScoreEntry) -> list[str]:
     return parts
 
 
+def mean_places(entry: ScoreEntry) -> int:
+    """The decimals of a score's mean, and of its baseline's, wherever a report shows them:
+    enough for each to read true against its bounds, and for the two to differ by the drop
+    as it is said; the same in every table, line and renderer (one spelling per number)."""
+    mean, was = entry["mean"], _before(entry)
+    if mean is None:
+        return 2
+    limits = [v for _, v in bounds_of(entry["threshold"])]
+    least = _drop_places(mean, was, _worse(entry)) if _drop(entry) else 2
+    places = decimals(mean, limits, least)
+    return places if was is None else max(places, decimals(was, limits, least))
+
+
+def mean_text(entry: ScoreEntry) -> str:
+    """The score's mean as every renderer spells it (mean_places); 'n/a' without one."""
+    mean = entry["mean"]
+    return "n/a" if mean is None else f"{mean:.{mean_places(entry)}f}"
+
+
 def score_cell(entry: ScoreEntry) -> str:
-    """A score in words: '0.06 → 0.101 > 0.10', '0.908 → 0.853: drop 0.055 > 0.02 (≥ 0.75)',
-    '0.89 (≥ 0.80)'; the failed parts said as comparisons, the rest as bounds."""
+    """A score for the summary table: 'baseline → now' (or now alone), and the bound it
+    misses when it misses one: '0.062 → 0.101 > 0.10', '0.908 → 0.854', '0.89'. Why a check
+    failed otherwise (its drop, its errors) is said once, below the table (check_lines)."""
     mean = entry["mean"]
     if mean is None:
         return "n/a"
-    parts = failing_parts(entry)
-    level = [p for p in parts if not p.startswith("drop")]
-    drops = [p for p in parts if p.startswith("drop")]
-    was = _before(entry)
-    least = _drop_places(mean, was, _worse(entry)) if drops or _drop(entry) else 2
-    text = before_now(mean, was, entry["threshold"], least)
-    if level:
-        text += " " + " and ".join(level)
-    if drops:
-        text += (": " if not level else "; ") + drops[0]
-    rest = _passing_bounds(entry, bool(level), bool(drops))
-    return text + (f" ({rest})" if rest else "")
+    places, was = mean_places(entry), _before(entry)
+    text = f"{mean:.{places}f}" if was is None else f"{was:.{places}f} {ARROW} {mean:.{places}f}"
+    level = missed(mean, entry["threshold"]) if entry["passed"] is False else []
+    return text + "".join(f" {m}" for m in level)
 
 
-def _passing_bounds(entry: ScoreEntry, level_failed: bool, drop_failed: bool) -> str:
-    threshold = entry["threshold"] or {}
-    parts = []
-    if not level_failed:
-        sign = {"min": "\u2265", "max": "\u2264"}
-        parts += [f"{sign[k]} {bound(v)}" for k, v in bounds_of(threshold)]
-    if not drop_failed and "max_drop" in threshold:
-        # past max_drop yet passed: the interval does not separate it from the margin
-        drop = _drop(entry) or f"drop \u2264 {bound(threshold['max_drop'])}"
-        parts.append(drop + (" within noise" if ">" in drop else ""))
-    return ", ".join(parts)
+def drop_said(entry: ScoreEntry) -> str:
+    """'dropped 0.055, more than the 0.02 max_drop allows': how much worse than the baseline,
+    against max_drop; '' when it got no worse or was not compared."""
+    change, worse = entry.get("baseline"), _worse(entry)
+    drop = _drop(entry)
+    if not drop or change is None or change["max_drop"] is None or worse is None:
+        return ""
+    amount = figure(worse, (change["max_drop"],), 3)
+    if worse > change["max_drop"]:
+        return f"dropped {amount}, more than the {bound(change['max_drop'])} max_drop allows"
+    return f"dropped {amount}, within the {bound(change['max_drop'])} max_drop allows"
 
 
 def failure_text(entry: ScoreEntry) -> str:
-    """Why a check failed, naming the part: 'level: 0.101 > max 0.10', 'drop: 0.055 worse
-    than the baseline ...', or both; else the gate's own reason (errors, no rows)."""
+    """Why a check failed, each failed part in the words of its rule: '0.101 > max 0.10',
+    '0.908 → 0.854, 0.055 worse than the baseline ...', or both; else the gate's own reason
+    (errors, no rows)."""
     parts = []
     mean, bounds = entry["mean"], bounds_of(entry["threshold"])
+    places = mean_places(entry)
     if mean is not None and bounds and any(not holds(mean, k, v) for k, v in bounds):
         threshold = Threshold(**dict(bounds))
-        parts.append(f"level: {describe(mean, threshold)}")
+        parts.append(describe(mean, threshold, places))
     change = entry.get("baseline")
     if change is not None and change["passed"] is False:
         before = change["before"]
-        places = _drop_places(mean or 0.0, before, _worse(entry))
-        was = "" if before is None else f"{before_now(mean or 0.0, before, None, places)}, "
-        parts.append(f"drop: {was}{change['reason']}")
+        was = "" if before is None or mean is None else f"{before:.{places}f} {ARROW} "
+        now = "" if mean is None else f"{mean:.{places}f}, "
+        parts.append(f"{was}{now}{change['reason']}")
     return "; ".join(parts) or entry["reason"]
 
 
+def plural(count: int, word: str) -> str:
+    """'1 row', '36 rows': a count with its noun (a regular plural)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def interval_level(confidence: float) -> str:
+    """The two-sided level of a change's interval, whose ends are one-sided bounds at
+    `confidence` (gate.judge_change): 0.95 -> '90%'."""
+    return percent(round(2 * confidence - 1, 6))
+
+
 def change_text(change: BaselineEntry) -> str:
-    """The paired change in words: '-0.055 [-0.070, -0.040] at 95%, worse'."""
+    """The change against the baseline in words: '-0.055 [-0.070, -0.040] (90% interval),
+    worse'; 'within noise' when the interval holds 0."""
     delta, interval = change["delta"], change["interval"]
     if delta is None or interval is None:
         return "not compared" if change["max_drop"] is not None else ""
     word = {"worse": "worse", "better": "better", "noise": "within noise"}
     return (
-        f"{delta:+.3f} [{interval[0]:+.3f}, {interval[1]:+.3f}] at "
-        f"{percent(change['confidence'])}, {word.get(change['direction'] or '', '')}"
+        f"{delta:+.3f} [{interval[0]:+.3f}, {interval[1]:+.3f}] "
+        f"({interval_level(change['confidence'])} interval), "
+        f"{word.get(change['direction'] or '', '')}"
     ).rstrip(", ")
 
 

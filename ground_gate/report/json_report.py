@@ -328,4 +328,11 @@ def build_report(record: RunRecord, gate: GateResult) -> Report:
         report["budget"] = _budget(record.budget)
     if record.targets:
         report["targets"] = cast(list[TargetEntry], [dict(t) for t in record.targets])
+    if record.source is not None and record.source.is_known():
+        source = record.source
+        report["source"] = {
+            "commit": source.commit,
+            "branch": source.branch,
+            "run_url": source.run_url,
+        }
     return report

@@ -75,7 +75,7 @@ def _worst_unit(row: RowEntry) -> str | None:
         return None
     _, name, unit = min(candidates, key=lambda c: c[0])
     text = unit["text"] if len(unit["text"]) <= UNIT_CHARS else unit["text"][:UNIT_CHARS] + "..."
-    said = f'worst unit ({name}, {unit_verdict(unit)}): "{text}"'
+    said = f'worst sentence ({name}, {unit_verdict(unit)}): "{text}"'
     if probabilities(unit):
         said += f" ({probabilities(unit)})"
     quote = unit.get("evidence")

@@ -2,9 +2,11 @@
 
 Rendering from the JSON (not from live objects) means a baseline report read from disk and
 the current run go through the same code, and the comment can be re-rendered from an
-artifact. The verdict and one table (datasets x scores, each against its threshold and its
-baseline), the checks that failed and which part of each, then what the pull request broke
-(markdown_rows.py), the worst rows, and collapsed reference tables (markdown_tables.py).
+artifact. The verdict and the baseline it was compared with; one table (a row per score, a
+column per dataset: baseline -> now, the check's mark, the bound it misses), why each check
+that did not simply meet or miss its bound did what it did; then what the pull request broke,
+by cause (markdown_broke.py), and folded: the rows still failing, every row, the reference
+tables (markdown_rows.py, markdown_tables.py). Each fact is said once.
 """
 
 from __future__ import annotations
@@ -17,15 +19,20 @@ from ground_gate.config.model import SCORE_NAMES
 from ground_gate.metrics.invisible import INVISIBLE
 from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
-from ground_gate.report.baseline_rows import is_compared
+from ground_gate.report.baseline_name import baseline_name
+from ground_gate.report.check_status import NOISE, STATUSES, check_status
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.formatting import (
+    ARROW,
     FAIL,
     PASS,
     WARN,
     failure_text,
+    missed,
+    plural,
     score_cell,
 )
+from ground_gate.report.markdown_broke import what_broke
 from ground_gate.report.markdown_tables import score_details, usage
 from ground_gate.report.selection import DEFAULT_WORST_ROWS
 from ground_gate.report.targets import target_lines
@@ -41,40 +48,37 @@ SHARD_NOTE = (
     "These scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
     "reports into the run's report and gives the gate's verdict."
 )
-COMPARED_NOTE = (
-    "Each score reads `baseline \u2192 now` over the rows in both runs; a failed check says "
-    "which part failed: its level (against min or max) or its drop (against max_drop)."
-)
-
-# A report.types.Report, built by json_report or read back from a file (a baseline), held as
-# the plain dict it is; its entries are typed below.
 
 
 def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
-    passed = PASS + " " if not unverified else ""  # never a check mark for a claimed pass
-    mark = {True: passed, False: FAIL + " ", None: ""}[entry["passed"]]
-    text = mark + score_cell(entry)
+    status = check_status(entry)
+    # never a check mark for a pass a fork's run claims: its mark is the words' alone
+    mark = "" if unverified and status.kind != "fail" else status.mark
+    text = (mark + " " if mark else "") + score_cell(entry)
     change = entry.get("baseline")
     if change is not None and change["max_drop"] is not None and change["direction"] is None:
         text += f" {WARN} not compared"
     if entry["n_error"]:
-        text += f" {WARN} {entry['n_error']} error(s)"
+        text += f" {WARN} {plural(entry['n_error'], 'error')}"
     return text
 
 
 def _table(report: Report, unverified: bool = False) -> str:
+    """One row per score, one column per dataset: a score's checks side by side, and as
+    narrow as the datasets are few (one or two fit a phone's 420 px)."""
     entries = {(e["dataset"], e["score"]): e for e in report["scores"]}
     scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
-    header = ["dataset", "rows", *scores]
-    body = []
+    header = ["score"]
     for dataset in report["datasets"]:
-        name = dataset["name"]
-        rows_text = str(dataset["scored"])
+        rows = str(dataset["scored"])
         if dataset["scored"] != dataset["rows"]:
-            rows_text += f" of {dataset['rows']}"
-        line = [cell(name, 60), rows_text]
-        for score in scores:
-            entry = entries.get((name, score))
+            rows += f" of {dataset['rows']}"
+        header.append(f"{cell(dataset['name'], 60)} ({rows} rows)")
+    body = []
+    for score in scores:
+        line = [ident(score)]
+        for dataset in report["datasets"]:
+            entry = entries.get((dataset["name"], score))
             line.append(_cell(entry, unverified) if entry else "")
         body.append(line)
     return tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
@@ -95,20 +99,88 @@ def _headline(report: Report, unverified: bool = False) -> list[str]:
     return [f"## {mark} ground-gate: {status}"]
 
 
+def _baseline_lines(report: Report) -> list[str]:
+    """Which baseline the rows were compared with: branch, commit, run, age, its rows and
+    verdict; and a warning when another judge scored it."""
+    name = baseline_name(report)
+    if name is None:
+        return []
+    where = ""
+    if name.branch or name.commit:
+        at = " @ ".join(f"`{code(p, 80)}`" for p in (name.branch, name.commit) if p)
+        where = f" from {at}"
+    run = f" ([its run]({name.run_url}))" if name.run_url and _is_web(name.run_url) else ""
+    age = f", made {name.age}" if name.age else ""
+    lines = [
+        f"Compared with the baseline{where}{run}{age}: {plural(name.rows, 'row')}, {name.status}."
+    ]
+    if name.other_judge is not None:
+        model = code(str(report["judge"].get("model", "?")), 80)
+        lines.append(
+            f"{WARN} The baseline was judged by `{code(name.other_judge, 80)}`, this run by "
+            f"`{model}`: a change against it may be the judge's, not the pull request's."
+        )
+    return lines
+
+
+def _is_web(url: str) -> bool:
+    return url.startswith("https://") and not any(c in url for c in " ()<>[]")
+
+
+def _legend(report: Report) -> str:
+    """What the table's signs mean, for the signs it holds."""
+    said = []
+    if any("baseline" in e for e in report["scores"]):
+        said.append(f"Each score reads `baseline {ARROW} now`, over the rows in both runs.")
+    if any(check_status(e).kind == "noise" for e in report["scores"]):
+        said.append(f"{NOISE} {STATUSES['noise'].word}.")
+    return " ".join(said)
+
+
+def checks_said(report: Report) -> str:
+    """'3 of 6 checks failed', '6 of 6 checks passed (1 only within noise)': the count the
+    verdict rests on, in the words of its outcome."""
+    checked = [check_status(e) for e in report["scores"] if e["passed"] is not None]
+    failed = sum(s.kind == "fail" for s in checked)
+    if failed:
+        return f"{failed} of {plural(len(checked), 'check')} failed"
+    noise = sum(s.kind == "noise" for s in checked)
+    within = f" ({noise} {NOISE} only because its drop is not shown beyond noise)" if noise else ""
+    return f"{len(checked)} of {plural(len(checked), 'check')} passed{within}"
+
+
 def _summary_line(report: Report, page_url: str | None) -> str:
     rows = sum(d["scored"] for d in report["datasets"])
-    checked = [e for e in report["scores"] if e["passed"] is not None]
-    missed = sum(1 for e in checked if e["passed"] is False)
     model = code(str(report["judge"].get("model", "?")), 80)
     page = (
         f" [Open the report page]({page_url}): every row, its sentences and its source."
         if page_url
         else ""
     )
-    return (
-        f"{rows} row(s) in {len(report['datasets'])} dataset(s), judged by `{model}`; "
-        f"{missed} of {len(checked)} check(s) failed.{page}"
-    )
+    datasets = plural(len(report["datasets"]), "dataset")
+    stopped = ", on the rows scored before it stopped" if report["incomplete"] else ""
+    checks = checks_said(report) + stopped
+    return f"{plural(rows, 'row')} in {datasets}, judged by `{model}`: {checks}.{page}"
+
+
+def _check_lines(report: Report) -> list[str]:
+    """Why each check that did not simply pass or fail on its bound did what it did, once:
+    a drop against max_drop (failed, or past it and passing within noise), errors, no rows.
+    A failed bound is said in the table's cell ('0.101 > 0.10')."""
+    lines = []
+    for e in report["scores"]:
+        # ground-gate's own words, but a forged report's are anyone's
+        name, score = cell(e["dataset"], 60), ident(e["score"])
+        status, change, mean = check_status(e), e.get("baseline"), e["mean"]
+        drop_failed = change is not None and change["passed"] is False
+        in_cell = mean is not None and not drop_failed and missed(mean, e["threshold"])
+        if status.kind == "fail" and not in_cell:
+            lines.append(f"- {FAIL} **{name}** {score}: {cell(failure_text(e), 300)}")
+        elif status.kind == "noise" and change is not None:
+            lines.append(f"- {NOISE} **{name}** {score}: {cell(change['reason'], 300)}")
+        if change and change["max_drop"] is not None and change["passed"] is None:
+            lines.append(f"- {WARN} **{name}** {score}: {cell(change['reason'], 200)}")
+    return lines
 
 
 def _answer_lines(report: Report, unverified: bool = False) -> list[str]:
@@ -155,14 +227,6 @@ def _reasons(report: Report) -> list[str]:
             f"- {WARN} {len(silent)} row(s) stated nothing to judge (a decline, a greeting, no "
             "word at all): in no score's mean; `metrics: {answers: {}}` counts them as declines"
         )
-    for e in report["scores"]:
-        # ground-gate's own words, but a forged report's are anyone's
-        name, score = cell(e["dataset"], 60), ident(e["score"])
-        if e["passed"] is False:
-            lines.append(f"- {FAIL} **{name}** {score} \u2014 {cell(failure_text(e), 300)}")
-        change = e.get("baseline")
-        if change and change["max_drop"] is not None and change["passed"] is None:
-            lines.append(f"- {WARN} **{name}** {score}: {cell(change['reason'], 200)}")
     return lines
 
 
@@ -178,23 +242,18 @@ def render_markdown(
     from a run this job does not trust (a fork's artifact): the headline says whose claim it
     is and no pass is marked. `page_url`: where the run's HTML page is (the comment then
     links to it and each worst row to its anchor); None: the page is not mentioned."""
-    parts: list[str] = [
-        *_headline(report, unverified),
-        "",
-        _summary_line(report, page_url),
-        "",
-        _table(report, unverified),
-        "",
-    ]
-    if any("baseline" in e for e in report["scores"]) or is_compared(report):
-        parts += [COMPARED_NOTE, ""]
-    answers = _answer_lines(report, unverified)
-    if answers:
-        parts += [*answers, ""]
-    reasons = _reasons(report)
-    if reasons:
-        parts += [*reasons, ""]
-    broken = markdown_rows.what_broke(report, page_url)
+    parts: list[str] = [*_headline(report, unverified), "", _summary_line(report, page_url), ""]
+    named = _baseline_lines(report)
+    if named:
+        parts += [*named, ""]
+    parts += [_table(report, unverified), ""]
+    legend = _legend(report)
+    if legend:
+        parts += [legend, ""]
+    for lines in (_check_lines(report), _answer_lines(report, unverified), _reasons(report)):
+        if lines:
+            parts += [*lines, ""]
+    broken = what_broke(report, page_url)
     if broken:
         parts += [*broken, ""]
     worst = markdown_rows.worst_rows(report, worst_rows, page_url)

@@ -12,7 +12,7 @@ from tabulate import tabulate
 from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES
 from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
-from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, moved_text, standing
+from ground_gate.report.changes import RowChange, ScoreChange, broke, moved_text
 from ground_gate.report.escape import cell, ident
 from ground_gate.report.formatting import (
     ARROW,
@@ -35,7 +35,6 @@ ANSWER_CHARS = 200  # of an answer quoted in "what broke", old and new
 # of a unit's verdict in words: long enough for the facts a source states otherwise ("says 20
 # minutes; the source says 60 minutes; says 100 W; the source says 65 W")
 VERDICT_CHARS = 160
-FIXED_SHOWN = 20
 ROWS_SHOWN = 50
 
 
@@ -45,7 +44,7 @@ def row_name(row: Row, page_url: str | None) -> str:
     return f"**[{name}]({row_link(page_url, row)})**" if page_url else f"**{name}**"
 
 
-def _score_change(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
+def score_change(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
     if change.now is None and change.instead is not None:
         return f"{ident(change.score)} {moved_text(change, threshold)}"
     if change.now is None:
@@ -98,7 +97,8 @@ def carrier_lines(
     for named, unit in by_unit.values():
         said = probabilities(unit)
         said = f", {said}" if said else ""
-        lines.append(f"{indent}- {' and '.join(named)} carried by {_unit_said(unit)}{said}")
+        verb = "comes" if len(named) == 1 else "come"
+        lines.append(f"{indent}- {' and '.join(named)} {verb} from {_unit_said(unit)}{said}")
     return lines
 
 
@@ -114,11 +114,11 @@ def answer_line(row: Row, indent: str = "  ") -> list[str]:
     return [f"{indent}- said \u201c{cell(before, ANSWER_CHARS)}\u201d {ARROW} now {now}"]
 
 
-def _broke_entry(
+def broke_entry(
     change: RowChange, thresholds: Mapping[str, ThresholdBounds | None], page_url: str | None
 ) -> list[str]:
     row = change.row
-    said = ", ".join(_score_change(s, thresholds.get(s.score)) for s in change.scores)
+    said = ", ".join(score_change(s, thresholds.get(s.score)) for s in change.scores)
     new = " (not in the baseline)" if change.new_row else ""
     scores = [s.score for s in change.scores]
     answers = [s for s in scores if s in ANSWERED_SIDES]
@@ -136,74 +136,32 @@ def _broke_entry(
     ]
 
 
-def _thresholds(report: Report) -> dict[str, dict[str, ThresholdBounds | None]]:
+def row_thresholds_by_dataset(report: Report) -> dict[str, dict[str, ThresholdBounds | None]]:
     return {d["name"]: row_thresholds(report, d["name"]) for d in report["datasets"]}
 
 
-def what_broke(report: Report, page_url: str | None = None) -> list[str]:
-    """The rows that newly fail, grouped by row and worst first (the first OPEN_ROWS shown,
-    the rest collapsed), then the rows fixed."""
-    if not is_compared(report):
-        return []
-    changes, mended = broke(report), fixed(report)
-    if not changes and not mended:
-        return ["No row changed verdict since the baseline."]
-    thresholds = _thresholds(report)
-    said = f"{len(changes)} row(s) newly fail" if changes else "no row newly fails"
-    out = [f"### What this pull request broke: {said}", ""]
-    entries = [_broke_entry(c, thresholds[c.row["dataset"]], page_url) for c in changes]
-    for entry in entries[:OPEN_ROWS]:
-        out += entry
-    if len(entries) > OPEN_ROWS:
-        rest = len(entries) - OPEN_ROWS
-        out += ["", f"<details><summary>{rest} more row(s) that newly fail</summary>", ""]
-        for entry in entries[OPEN_ROWS:]:
-            out += entry
-        out += ["", "</details>"]
-    if mended:
-        out += ["", _fixed(mended, thresholds, page_url)]
-    return out
-
-
-def _fixed(
-    changes: Sequence[RowChange],
-    thresholds: Mapping[str, Mapping[str, ThresholdBounds | None]],
-    page_url: str | None,
-) -> str:
-    listed = []
-    for change in changes[:FIXED_SHOWN]:
-        limits = thresholds[change.row["dataset"]]
-        said = ", ".join(_score_change(s, limits.get(s.score)) for s in change.scores)
-        listed.append(f"{row_name(change.row, page_url)} ({said})")
-    more = f" and {len(changes) - FIXED_SHOWN} more" if len(changes) > FIXED_SHOWN else ""
-    return (
-        f"Fixed: {len(changes)} row(s) pass what they failed in the baseline: "
-        f"{', '.join(listed)}{more}."
-    )
-
-
 def _evidence(unit: UnitEntry) -> str:
+    """'; the judge's evidence: “...”', or that the source says nothing about it."""
     quote = unit.get("evidence")
     if not quote:
         return ""
     if is_nothing_found(quote):
-        return NOTHING_SAID
-    return cell(quote)
+        return f"; {NOTHING_SAID}"
+    return f"; the judge's evidence: \u201c{cell(quote)}\u201d"
 
 
 def _unit_lines(shown: ShownRow) -> list[str]:
+    """One line a unit the report shows: a list, readable on a phone as on a desktop."""
     lines = []
     for name, metric in shown.row["metrics"].items():
         if metric["status"] == "error":
-            lines.append(f"| {ident(name)} | error | {cell(metric['error'] or '')} | | |")
+            lines.append(f"- {ident(name)}: error: {cell(metric['error'] or '')}")
             continue
         for index in shown.units.get(name, ()):
             unit = metric["units"][index]
-            verdict = cell(unit_verdict(unit), VERDICT_CHARS)
-            lines.append(
-                f"| {ident(name)} | {verdict} | {cell(unit['text'])} | "
-                f"{probabilities(unit)} | {_evidence(unit)} |"
-            )
+            judged = probabilities(unit)
+            judged = f" ({judged})" if judged else ""
+            lines.append(f"- {ident(name)}: {_unit_said(unit)}{judged}{_evidence(unit)}")
     return lines
 
 
@@ -223,30 +181,23 @@ def _scores_text(row: Row, thresholds: Mapping[str, ThresholdBounds | None]) -> 
 
 
 def worst_rows(report: Report, limit: int, page_url: str | None = None) -> list[str]:
-    ranked = shown_rows(report, limit)
+    """The worst rows with the sentences that explain them. Against a baseline, only the
+    rows that failed there too: the rows this pull request broke are said above, once."""
+    broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
+    ranked = [s for s in shown_rows(report, limit) if s.key not in broken]
     if not ranked:
         return []
     compared = is_compared(report)
-    marks = [standing(s.row, compared) for s in ranked]
-    counts = ", ".join(
-        f"{sum(m == k for m in marks)} {STANDING[k]}" for k in STANDING if k in marks
-    )
-    summary = f"Worst rows ({len(ranked)}{': ' + counts if counts else ''})"
-    out = [f"<details><summary>{summary}</summary>", ""]
-    thresholds = _thresholds(report)
-    broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
-    for shown, mark in zip(ranked, marks, strict=True):
+    what = "Rows that failed in the baseline too" if compared else "Worst rows"
+    out = [f"<details><summary>{what} ({len(ranked)})</summary>", ""]
+    thresholds = row_thresholds_by_dataset(report)
+    for shown in ranked:
         row = shown.row
         failing = ", ".join(ident(s) for s in row["failing"])
         failing = f" \u2014 fails {failing}" if failing else ""
-        failing += f" ({STANDING[mark]})" if mark else ""
         scores = _scores_text(row, thresholds[row["dataset"]])
-        out.append(f"{row_name(row, page_url)}{failing}: {scores}")
-        units = _unit_lines(shown)
-        if units:
-            head = "| metric | verdict | text | the judge's probabilities | evidence |"
-            out += ["", head, "|---|---|---|---|---|", *units]
-        if shown.key not in broken and change_lines(row):
+        out += [f"{row_name(row, page_url)}{failing}: {scores}", "", *_unit_lines(shown)]
+        if change_lines(row):
             out += ["", "Changed since the baseline:", *change_lines(row, "")]
         out.append("")
     out.append("</details>")
@@ -263,7 +214,7 @@ def rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
     if len(rows) > limit:
         rows = sorted(rows, key=lambda r: not r["failing"])[:limit]
     scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
-    thresholds = _thresholds(report)
+    thresholds = row_thresholds_by_dataset(report)
     body = [
         [
             cell(r["dataset"], 40),
@@ -284,4 +235,4 @@ def rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
     return [f"<details><summary>Rows ({shown})</summary>", "", table, "", "</details>"]
 
 
-__all__: Sequence[str] = ["rows_table", "what_broke", "worst_rows"]
+__all__: Sequence[str] = ["broke_entry", "rows_table", "worst_rows"]

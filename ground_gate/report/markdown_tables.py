@@ -5,53 +5,58 @@ from __future__ import annotations
 
 from tabulate import tabulate
 
-from ground_gate.gate import percent
 from ground_gate.report.escape import cell, ident
-from ground_gate.report.types import BaselineEntry, Report, UsageCounts
+from ground_gate.report.formatting import interval_level, mean_places, mean_text
+from ground_gate.report.types import Report, ScoreEntry, UsageCounts
 
 BASELINE_NOTE = (
-    "\u0394: the mean change against the baseline over the rows scored in both runs, paired "
-    "by id. Its interval runs between the paired bootstrap's one-sided bounds at the "
-    "confidence shown (2000 resamples; at 95% the 5th to the 95th percentile); an interval "
-    "that includes 0 is within noise. A score with max_drop fails when it is more than "
-    "max_drop worse and the interval's better end is too."
+    "Change: the mean change against the baseline over the rows scored in both runs (the same "
+    "row ids). Its interval comes from 2000 resamples of those rows: each end is the bound "
+    "the change is past at the check's confidence (at 95%, the 5th and the 95th percentile), "
+    "so together they hold it at 90%. An interval that holds 0 is within noise. A score with "
+    "max_drop fails when it is more than max_drop worse and the interval's better end is too."
 )
 
 
-def _baseline_cells(change: BaselineEntry | None) -> list[str]:
+def _baseline_cells(entry: ScoreEntry, places: int) -> list[str]:
+    change = entry.get("baseline")
     if change is None:
         return ["", "", "", ""]
     delta, interval, before = change["delta"], change["interval"], change["before"]
     return [
-        "n/a" if before is None else f"{before:.3f}",
+        "n/a" if before is None else f"{before:.{places}f}",
         "n/a" if delta is None else f"{delta:+.3f}",
         "n/a"
         if interval is None
-        else f"{interval[0]:+.3f} \u2013 {interval[1]:+.3f} ({percent(change['confidence'])})",
+        else f"{interval[0]:+.3f} \u2013 {interval[1]:+.3f} "
+        f"({interval_level(change['confidence'])})",
         f"{change['paired']} / {change['in_baseline']}",
     ]
 
 
 def score_details(report: Report) -> list[str]:
+    """Every score: its mean (spelt as the summary spells it), the 95% interval of the mean,
+    the rows behind it; against a baseline, the baseline's mean and the change with its
+    interval at its true level."""
     compared = any("baseline" in e for e in report["scores"])
     rows = []
     for e in report["scores"]:
-        ci = e["ci95"]
+        ci, places = e["ci95"], mean_places(e)
         line = [
             cell(e["dataset"], 60),
             ident(e["score"]),
-            "n/a" if e["mean"] is None else f"{e['mean']:.4f}",
-            f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a",
+            mean_text(e),
+            f"{ci[0]:.{places}f} \u2013 {ci[1]:.{places}f}" if ci else "n/a",
             str(e["n"]),
             str(e["n_error"]),
             str(e["n_no_claims"]),
         ]
         if compared:
-            line += _baseline_cells(e.get("baseline"))
+            line += _baseline_cells(e, places)
         rows.append(line)
-    headers = ["dataset", "score", "mean", "95% CI", "rows scored", "errors", "no claims"]
+    headers = ["dataset", "score", "mean", "95% interval", "rows scored", "errors", "no claims"]
     if compared:
-        headers += ["baseline", "\u0394 baseline", "\u0394 interval", "paired / in baseline"]
+        headers += ["baseline", "change", "interval of the change", "rows in both / baseline"]
     table = tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
     note = ["", BASELINE_NOTE] if compared else []
     return ["<details><summary>Scores in detail</summary>", "", table, *note, "", "</details>"]

@@ -12,6 +12,7 @@ from datetime import datetime
 
 from ground_gate.config.model import DEFAULT_CONFIDENCE, METRIC_OF_SCORE, Threshold
 from ground_gate.dataset_scores import RowScores, row_scores
+from ground_gate.provenance import Source
 from ground_gate.record import (
     BudgetRecord,
     ConfigIdentity,
@@ -189,7 +190,13 @@ def record_of(report: Report) -> RunRecord:
         texts=_texts(report),
         created_at=datetime.fromisoformat(report["created_at"]),
         targets=tuple(dict(t) for t in report.get("targets", ())),
+        source=_source(report),
     )
+
+
+def _source(report: Report) -> Source | None:
+    source = report.get("source")
+    return None if source is None else Source(source["commit"], source["branch"], source["run_url"])
 
 
 def baseline_scores(report: Report) -> RowScores:

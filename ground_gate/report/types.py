@@ -160,12 +160,28 @@ class RowBaseline(TypedDict):
     response: NotRequired[str]  # the baseline's response, when it differs (added later)
 
 
+class SourceEntry(TypedDict):
+    """Where a run was made (provenance.Source): each None when unknown."""
+
+    commit: str | None
+    branch: str | None
+    run_url: str | None
+
+
+class JudgeRef(TypedDict):
+    provider: str
+    model: str
+
+
 class BaselineRef(TypedDict):
-    """The baseline report the rows were compared with."""
+    """The baseline report the rows were compared with: when and where it was made, by which
+    judge, its verdict and its rows."""
 
     created_at: str
     status: RunStatus
     rows: int
+    source: NotRequired[SourceEntry]  # when the baseline says where it was made
+    judge: NotRequired[JudgeRef]  # added later in version 1
 
 
 class RowEntry(TypedDict):
@@ -253,6 +269,7 @@ class Report(TypedDict):
     schema_version: int
     tool: ToolInfo
     created_at: str  # ISO 8601, to the second
+    source: NotRequired[SourceEntry]  # where the run was made, when anything of it is known
     config: ConfigRef
     shard: NotRequired[ShardEntry]  # only in the report of `run --shard K/N`
     judge: dict[str, Any]  # what the pipeline says of the judge: provider, model, ...

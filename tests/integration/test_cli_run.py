@@ -441,7 +441,7 @@ def test_run__against_a_baseline_noise_passes_and_a_significant_drop_fails(tmp_p
     )  # the part that failed
     assert (
         "\u274c **support** groundedness \u2014 drop: 0.767 \u2192 0.100, 0.667 worse than the "
-        "baseline on 3 paired rows: more than max\\_drop 0.05"
+        "baseline over the 3 rows in both runs: more than max\\_drop 0.05"
     ) in worse.stdout
 
 

@@ -102,8 +102,8 @@ def test_paired_change__pairs_by_dataset_and_id_and_sorts_them():
     ("max_drop", "why"),
     [
         (0.05, "within max_drop 0.05"),  # too small to matter
-        (0.0, "more than max_drop 0.00, but not significantly: at 95% confidence it may be no worse "
-         "at all"),  # and even with no margin, within noise
+        (0.0, "more than max_drop 0.00, but not shown beyond noise: at 95% confidence it may be no worse "
+         "at all, so it passes"),  # and even with no margin, within noise
     ],
 )  # fmt: skip
 def test_baseline_gate__a_one_row_change_in_100_rows_does_not_fail(max_drop, why):
@@ -115,7 +115,7 @@ def test_baseline_gate__a_one_row_change_in_100_rows_does_not_fail(max_drop, why
     assert (change.paired, change.before, change.delta) == (100, 0.7475, -0.0079)
     assert change.interval == (-0.0237, 0.0)  # includes 0: within noise
     assert verdict.baseline.direction == "noise"
-    assert verdict.reason == f"0.008 worse than the baseline on 100 paired rows: {why}"
+    assert verdict.reason == f"0.008 worse than the baseline over the 100 rows in both runs: {why}"
 
 
 def test_baseline_gate__a_ten_point_drop_on_100_rows_fails():
@@ -128,7 +128,7 @@ def test_baseline_gate__a_ten_point_drop_on_100_rows_fails():
     assert (change.delta, change.interval) == (-0.1, (-0.135, -0.07))
     assert verdict.baseline.direction == "worse"
     assert verdict.reason == (
-        "0.100 worse than the baseline on 100 paired rows: more than max_drop 0.05, and at least "
+        "0.100 worse than the baseline over the 100 rows in both runs: more than max_drop 0.05, and at least "
         "0.070 worse at 95% confidence"
     )
 
@@ -151,8 +151,8 @@ def test_baseline_gate__a_stricter_confidence_widens_the_interval():
     )
     assert strict_at_006.passed is True
     assert strict_at_006.reason == (
-        "0.100 worse than the baseline on 100 paired rows: more than max_drop 0.06, but not "
-        "significantly: at 99% confidence it may be only 0.055 worse"
+        "0.100 worse than the baseline over the 100 rows in both runs: more than max_drop 0.06, but not "
+        "shown beyond noise: at 99% confidence it may be only 0.055 worse, so it passes"
     )
 
 
@@ -182,8 +182,8 @@ def test_baseline_gate__a_drop_over_the_margin_that_is_not_significant_passes():
     assert change.interval == (-0.0554, -0.0075)  # ...but it may be only 0.0075 worse
     assert (verdict.passed, verdict.baseline.direction) == (True, "worse")
     assert verdict.reason == (
-        "0.029 worse than the baseline on 100 paired rows: more than max_drop 0.02, but not "
-        "significantly: at 95% confidence it may be only 0.007 worse"
+        "0.029 worse than the baseline over the 100 rows in both runs: more than max_drop 0.02, but not "
+        "shown beyond noise: at 95% confidence it may be only 0.007 worse, so it passes"
     )
 
 
@@ -196,7 +196,8 @@ def test_baseline_gate__an_improvement_passes_and_is_named():
         (0.032, 0.049),
     )
     assert (
-        verdict.reason == "0.040 better than the baseline on 100 paired rows: within max_drop 0.00"
+        verdict.reason
+        == "0.040 better than the baseline over the 100 rows in both runs: within max_drop 0.00"
     )
 
 
@@ -217,14 +218,14 @@ def test_baseline_gate__for_hallucination_a_rise_is_the_drop():
     assert (worse.passed, worse.baseline.direction) == (False, "worse")
     assert worse.baseline.change.interval == (0.07, 0.135)  # up is worse
     assert worse.reason == (
-        "0.100 worse than the baseline on 100 paired rows: more than max_drop 0.05, and at least "
+        "0.100 worse than the baseline over the 100 rows in both runs: more than max_drop 0.05, and at least "
         "0.070 worse at 95% confidence"
     )
     assert (better.passed, better.baseline.direction) == (True, "better")
     assert better.baseline.change.interval == (-0.1377, -0.1147)  # down is better
     assert better.reason == "0.13 \u2264 max 0.90"  # passed: in the bounds' words
     assert better.baseline.reason == (
-        "0.126 better than the baseline on 100 paired rows: within max_drop 0.05"
+        "0.126 better than the baseline over the 100 rows in both runs: within max_drop 0.05"
     )
 
 
@@ -290,7 +291,7 @@ def test_baseline_gate__per_dataset_thresholds(tmp_path: Path):
 @pytest.mark.parametrize(
     ("before", "reason"),
     [
-        ({"r000": 0.9}, "1 paired row(s) with the baseline, fewer than 2"),
+        ({"r000": 0.9}, "only 1 row(s) in both runs, fewer than the 2 a comparison needs"),
         ({"old-1": 0.9, "old-2": 0.8}, "no row id in common with the baseline's 2 scored row(s)"),
         ({}, "the baseline has no scored row of this score"),
     ],
@@ -328,12 +329,12 @@ def test_baseline_gate__max_drop_alone_is_decided_by_the_baseline():
     same = only(gate(run(BASELINE), run(BASELINE), threshold))
     assert (same.passed, same.reason) == (
         True,
-        "unchanged from the baseline on 100 paired rows: within max_drop 0.05",
+        "unchanged from the baseline over the 100 rows in both runs: within max_drop 0.05",
     )
     too_few = only(gate(run(BASELINE), run({"r001": 0.9}), threshold))
     assert (too_few.passed, too_few.reason) == (
         None,
-        "1 paired row(s) with the baseline, fewer than 2: max_drop 0.05 is not checked",
+        "only 1 row(s) in both runs, fewer than the 2 a comparison needs: max_drop 0.05 is not checked",
     )
 
 
@@ -343,7 +344,7 @@ def test_baseline_gate__bounds_and_baseline_failures_are_both_said():
         gate(now, run(BASELINE), {"d": {"groundedness": Threshold(min=0.7, max_drop=0.05)}})
     )
     assert verdict.reason == (
-        "0.65 < min 0.70; 0.100 worse than the baseline on 100 paired rows: more than "
+        "0.65 < min 0.70; 0.100 worse than the baseline over the 100 rows in both runs: more than "
         "max_drop 0.05, and at least 0.070 worse at 95% confidence"
     )
 
@@ -352,4 +353,4 @@ def test_judge_change__without_max_drop_it_only_describes():
     change = PairedChange(10, 10, 0.8, -0.2, (-0.3, -0.1), 0.95)
     verdict = judge_change("groundedness", change, None)
     assert (verdict.passed, verdict.direction, verdict.max_drop) == (None, "worse", None)
-    assert verdict.reason == "0.200 worse than the baseline on 10 paired rows"
+    assert verdict.reason == "0.200 worse than the baseline over the 10 rows in both runs"

@@ -17,15 +17,15 @@ def test_render_junit__the_whole_document() -> None:
         '    <testcase classname="support" name="bad|&lt;b&gt;@team&lt;/b&gt;" time="2.000">\n'
         '      <failure type="threshold" message="groundedness 0.20 &lt; 0.80; '
         "summary_hallucination could not be scored: summary_accuracy.questions: invalid JSON; "
-        "worst unit (groundedness, unsupported): &quot;We ship to | Mars &lt;script&gt;&quot;; "
+        "worst sentence (groundedness, unsupported): &quot;We ship to | Mars &lt;script&gt;&quot;; "
         'the source says nothing about this">groundedness 0.20 &lt; 0.80\n'
         "summary_hallucination could not be scored: summary_accuracy.questions: invalid JSON\n"
-        'worst unit (groundedness, unsupported): "We ship to | Mars &lt;script&gt;"; '
+        'worst sentence (groundedness, unsupported): "We ship to | Mars &lt;script&gt;"; '
         "the source says nothing about this</failure>\n"
         "    </testcase>\n"
         '    <testcase classname="support" name="threshold groundedness" time="0">\n'
-        '      <failure type="threshold" message="level: 0.57 &lt; min 0.80">'
-        "level: 0.57 &lt; min 0.80</failure>\n"
+        '      <failure type="threshold" message="0.57 &lt; min 0.80">'
+        "0.57 &lt; min 0.80</failure>\n"
         "    </testcase>\n"
         '    <testcase classname="support" name="threshold agreement" time="0">\n'
         '      <failure type="threshold" message="1 row(s) could not be scored">'

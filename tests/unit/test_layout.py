@@ -23,6 +23,8 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "process_group": (),
     # JSON objects with unique keys, wherever JSON enters
     "json_keys": (),
+    # where a run was made (the CI's variables, else git): its commit, branch and CI run
+    "provenance": (),
 }  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
@@ -53,7 +55,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "commands": (
         "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
         "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
-        "answering", "targets", "starter", "file_reader", "errors", "exit_codes",
+        "answering", "targets", "starter", "file_reader", "errors", "exit_codes", "provenance",
     ),
     # `init`'s stage: a user's columns guessed, the starter config and workflow as text
     "starter": ("datasets", "errors"),
@@ -101,9 +103,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
     "report": (
         "record", "gate", "dataset_scores", "agreement", "results", "config", "metrics", "usage",
-        "numbers",
+        "numbers", "provenance",
     ),
-    "record": ("gate", "dataset_scores", "results", "config", "usage"),
+    "record": ("gate", "dataset_scores", "results", "config", "usage", "provenance"),
     "gate": ("dataset_scores", "results", "config", "numbers"),
     "dataset_scores": ("results", "stats"),
     "agreement": ("gate", "config", "stats"),

@@ -21,7 +21,8 @@ from ground_gate.numbers import bound, compared, decimals, figure, relation
         (0.10, "min", 0.10, "0.10 \u2265 0.10"),
         (0.8, "min", 0.75, "0.80 \u2265 0.75"),
         (0.075, "min", 0.075, "0.075 \u2265 0.075"),  # the bound as written
-        (0.0749, "min", 0.075, "0.07 < 0.075"),  # the fewest decimals that read true
+        (0.0749, "min", 0.075, "0.0749 < 0.075"),  # never fewer decimals than the bound
+        (0.8723, "min", 0.8724, "0.8723 < 0.8724"),  # never "0.87 < 0.8724"
         (0.91, "min", 0.8, "0.91 \u2265 0.80"),  # two decimals when they suffice
         (0.3, "max", 0.2, "0.30 > 0.20"),
     ],

@@ -122,6 +122,7 @@ def test_sentence_changes__replaced_and_added_units_beside_what_they_replaced():
         "created_at": "2026-11-24T00:00:00+00:00",
         "status": "failed",
         "rows": 5,
+        "judge": {"provider": "openai", "model": "m"},
     }
 
 
@@ -135,21 +136,21 @@ def test_changes__newly_failing_worst_first_fixed_and_the_standing_of_each_row()
     assert [standing(r, True) for r in now["rows"]] == ["new", None, "before", "new", None]
 
 
-EXPECTED_BROKE = """### What this pull request broke: 2 row(s) newly fail
+EXPECTED_BROKE = """### What this pull request broke: 2 rows newly fail
 
 - **support / r1**: contradiction 0.02 → 0.32 > 0.20, groundedness 0.95 → 0.35 < 0.70
   - was “Shipping is free within the EU.” *supported* → now “Shipping costs 9 euros everywhere.” *contradicted*; “Every order includes a gift.” *not in source*
 - **support / r4**: contradiction 0.02 → 0.22 > 0.20
-  - contradiction carried by “Shipping is free within the EU.” *supported*, P(supported) 0.55, P(contradicted) 0.42, P(not in source) 0.03
+  - contradiction comes from “Shipping is free within the EU.” *supported*, P(supported) 0.55, P(contradicted) 0.42, P(not in source) 0.03
 
-Fixed: 1 row(s) pass what they failed in the baseline: **support / r5** (groundedness 0.06 → 0.95).
+Fixed: 1 row passes what it failed in the baseline: **support / r5** (groundedness 0.06 → 0.95).
 """
 
 
 def test_render_markdown__what_the_pull_request_broke_with_the_changed_sentences():
     _, now = pair()
     markdown = render_markdown(now)
-    section = markdown.split("### What this")[1].split("<details><summary>Worst rows")[0]
+    section = markdown.split("### What this")[1].split("<details><summary>")[0]
     assert "### What this" + section == EXPECTED_BROKE + "\n"
 
 
@@ -215,14 +216,21 @@ def test_render_markdown__the_reviewers_pull_request_reads_true():
 
     baseline, report = scenario()
     markdown = render_markdown(compare_rows(report, baseline))
-    table = markdown.split("\n\n")[2].split("\n")
-    assert table[2:] == [
-        "| news      | 160    | \u274c 0.9082 \u2192 0.8535: drop 0.055 > 0.02 (\u2265 0.75) "
-        "| \u274c 0.062 \u2192 0.101 > 0.10 | \u2705 0.03 \u2192 0.05 (\u2264 0.20) |",
-        "| support   | 40     | \u2705 0.90 \u2192 0.89 (\u2265 0.80)                        "
-        "| \u274c 0.070 \u2192 0.083 > 0.08 | \u2705 0.03 \u2192 0.03 (\u2264 0.20) |",
+    table = markdown.split("\n\n")[3].split("\n")
+    assert table == [
+        "| score         | news (160 rows)        | support (40 rows)      |",
+        "|---------------|------------------------|------------------------|",
+        "| groundedness  | \u274c 0.9082 \u2192 0.8535      | \u2705 0.90 \u2192 0.89          |",
+        "| hallucination | \u274c 0.062 \u2192 0.101 > 0.10 | \u274c 0.070 \u2192 0.083 > 0.08 |",
+        "| contradiction | \u2705 0.03 \u2192 0.05          | \u2705 0.03 \u2192 0.03          |",
     ]
-    assert "- \u274c **news** hallucination \u2014 level: 0.101 &gt; max 0.10\n" in markdown
+    # the drop, which the cell cannot say, said once below it; the bound the cell says, not
+    assert (
+        "- \u274c **news** groundedness: 0.9082 \u2192 0.8535, 0.055 worse than the baseline "
+        "over the 160 rows in both runs: more than max\\_drop 0.02, and at least 0.040 worse at "
+        "95% confidence\n"
+    ) in markdown
+    assert "hallucination: 0.101" not in markdown and "**news** hallucination" not in markdown
     assert f"- **support / {AT_0084}**: hallucination 0.040 \u2192 0.084 > 0.08\n" in markdown
 
 
@@ -231,6 +239,6 @@ def test_carrier_lines__one_line_a_unit_and_shown_changes_left_out_only_when_sho
     r1 = now["rows"][0]
     assert carrier_lines(r1, ["contradiction", "groundedness"]) == []  # its changes say it
     assert carrier_lines(r1, ["contradiction", "groundedness"], changes_shown=False) == [
-        "  - contradiction and groundedness carried by “Shipping costs 9 euros everywhere.” "
+        "  - contradiction and groundedness come from “Shipping costs 9 euros everywhere.” "
         "*contradicted*, P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05"
     ]

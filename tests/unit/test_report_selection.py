@@ -60,7 +60,7 @@ def test_shown_rows__failing_first_worst_score_first_and_three_bad_units_per_met
 
 
 def _worst_rows_section(markdown: str) -> dict[str, list[str]]:
-    """Row id -> the unit texts in its table, as the markdown shows them."""
+    """Row id -> the sentences listed under it, as the markdown shows them."""
     section = markdown.split("<summary>Worst rows")[1].split("</details>")[0]
     shown: dict[str, list[str]] = {}
     current = ""
@@ -69,8 +69,8 @@ def _worst_rows_section(markdown: str) -> dict[str, list[str]]:
         if header:
             current = header.group(1)
             shown[current] = []
-        elif line.startswith("| groundedness |"):
-            shown[current].append(line.split(" | ")[2])
+        elif line.startswith("- groundedness: \u201c"):
+            shown[current].append(line.split("\u201c", 1)[1].split("\u201d")[0])
     return shown
 
 

@@ -20,6 +20,8 @@ PAIRS = [
     (SCHEMA_FILE, "metric", types.MetricEntry),
     (SCHEMA_FILE, "unit", types.UnitEntry),
     (SCHEMA_FILE, "usage", types.UsageCounts),
+    (SCHEMA_FILE, "source", types.SourceEntry),
+    (SCHEMA_FILE, "properties/baseline", types.BaselineRef),
     (CALIBRATION_SCHEMA_FILE, None, calibration_types.CalibrationReport),
     (CALIBRATION_SCHEMA_FILE, "agreement", calibration_types.AgreementEntry),
     (CALIBRATION_SCHEMA_FILE, "labelled_row", calibration_types.LabelledRow),
@@ -28,7 +30,13 @@ PAIRS = [
 
 def _object(name: str, definition: str | None) -> dict[str, Any]:
     published = schema(name)
-    return published if definition is None else published["$defs"][definition]
+    if definition is None:
+        return published
+    if "/" in definition:  # an object defined where it is used
+        for step in definition.split("/"):
+            published = published[step]
+        return published
+    return published["$defs"][definition]
 
 
 @pytest.mark.parametrize(
