@@ -2,14 +2,20 @@
 plain lines now and then in CI logs (which keep every byte written to them).
 
 - `Terminal`: where progress goes and how it is drawn (the one renderer).
-- `RowProgress`: rows scored, with an ETA (called as `(done, total)` by the runner).
-- `ByteProgress`: model downloads and hashing (a `ProgressFn`: `(what, done, total)`).
+- `RowProgress`: rows judged or answered, with an ETA (called as `(done, total)`), under the
+  label that says what it counts ("judging rows", "answering rows (target of support)").
+- `ByteProgress`: model downloads and hashing (a `ProgressFn`: `(what, done, total)`), under
+  what it does ("downloading x.gguf").
+
+Every bar says what it counts, and fits the terminal's width (a longer line would wrap, and
+the next redraw would start a new line instead of rewriting it).
 
 All of it goes to stderr by default, so stdout keeps only the command's own output.
 """
 
 from __future__ import annotations
 
+import shutil
 import sys
 import time
 from collections.abc import Callable
@@ -19,6 +25,23 @@ from typing import TextIO
 ProgressFn = Callable[[str, int, int], None]
 
 MB = 1_000_000
+MIN_BAR = 10  # the narrowest bar drawn before the label is cut
+
+
+def fitted(label: str, bar_width: int, rest: str, columns: int) -> tuple[str, int]:
+    """The label and bar width for a line `label [bar]rest` within `columns - 1` characters
+    (the last column left free, so no terminal wraps the line): the bar narrowed first, down to
+    MIN_BAR, then the label cut with an ellipsis."""
+    room = columns - 1
+    over = len(label) + 1 + bar_width + 2 + len(rest) - room
+    if over > 0:
+        narrower = max(MIN_BAR, bar_width - over)
+        over -= bar_width - narrower
+        bar_width = narrower
+    if over > 0:
+        keep = max(1, len(label) - over - 1)
+        label = label[:keep] + "\u2026"
+    return label, bar_width
 
 
 class Terminal:
@@ -55,24 +78,28 @@ class Terminal:
 
 
 class RowProgress:
-    """Rows scored: call with (done, total) after each row; `close()` ends the line.
+    """Rows judged or answered: call with (done, total) after each row; `close()` ends it.
 
-    A bar with the ETA on a terminal; in a log, a line every `line_every_s` and at the end.
+    label: what it counts, e.g. "judging rows". A bar with the ETA on a terminal, after the
+    label and sized to its width; in a log, a line every `line_every_s` and at the end.
     """
 
     def __init__(
         self,
         stream: TextIO | None = None,
         *,
+        label: str,
         tty: bool | None = None,
         line_every_s: float = 30.0,
         clock: Callable[[], float] = time.monotonic,
-        verb: str = "scored",
+        columns: int | None = None,
     ) -> None:
-        """verb: what is done to a row ("answered" while a target answers them)."""
+        """columns: the terminal's width (default: asked of the terminal)."""
         self.terminal = Terminal(stream, tty=tty)
+        self.label = label
+        self._bar_width = self.terminal.width
         self.line_every_s = line_every_s
-        self.verb = verb
+        self.columns = columns if columns is not None else shutil.get_terminal_size().columns
         self._clock = clock
         self._started = clock()
         self._last_line_at = self._started
@@ -82,13 +109,13 @@ class RowProgress:
         elapsed = now - self._started
         eta = _eta(done, total, elapsed)
         if self.terminal.tty:
-            self.terminal.redraw(
-                f"{self.terminal.bar(done, total)} {done}/{total} rows, ETA {eta} "
-            )
+            rest = f" {done}/{total}, ETA {eta} "
+            label, self.terminal.width = fitted(self.label, self._bar_width, rest, self.columns)
+            self.terminal.redraw(f"{label} {self.terminal.bar(done, total)}{rest}")
         elif done == total or now - self._last_line_at >= self.line_every_s:
             self._last_line_at = now
             self.terminal.line(
-                f"ground-gate: {done}/{total} rows {self.verb}, {elapsed:.0f} s, ETA {eta}"
+                f"ground-gate: {self.label}: {done}/{total}, {elapsed:.0f} s, ETA {eta}"
             )
 
     def close(self) -> None:

@@ -223,7 +223,7 @@ def score_all(
     skipped (None) when the run is incomplete.
     """
     result = RunResult()
-    reporter = RowProgress()
+    reporter = RowProgress(label="judging rows")
     after: list[T] = []
 
     async def scored() -> None:

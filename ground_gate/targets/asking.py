@@ -57,7 +57,7 @@ def answer_target(
     limit = None
     if target.budget is not None:
         limit = SpendingLimit(target.budget, target.prices, spender="target")
-    progress = RowProgress(verb="answered")
+    progress = RowProgress(label=f"answering rows (target of {prepared.dataset})")
     asking = _Asking(prepared, answered, env, limit, progress)
     started = time.perf_counter()
     try:
