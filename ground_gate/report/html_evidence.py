@@ -1,14 +1,15 @@
-"""A row's units marked in its response, and its evidence highlighted in its source, each
-highlight tied to the unit it explains.
+"""A row's units marked in its response, and source passages highlighted in its source, each
+highlight tied to the unit it explains and labelled for what it is.
 
 Each unit has a tag (G2: groundedness's second unit). In the response, a unit's sentence is
 marked with its verdict's colour and its tag. In the source, a passage is highlighted for a
-unit only: the judge's quote when it is in the source (yellow for a unit judged unsupported
-or contradicted, green for a supported one, so that a failing sentence never looks explained
-by a supported sentence's evidence), else, for a failing claim, its closest source sentence
-by word overlap, labelled as not the judge's. A judge that answered NOTHING FOUND said the
-source holds nothing about the unit: that is what the page says, with no quote. No judge
-call is made.
+unit only. The judge's quote for a supported unit (green) or a contradicted one (yellow) is
+the judge's evidence. A unit judged not in the source (or unsupported) has no evidence: the
+passage the judge quoted for it, or else its closest source sentence by word overlap, is
+highlighted apart as the closest source sentence, which supports nothing; so is the closest
+sentence of a contradicted unit the judge quoted nothing for. A judge that answered NOTHING
+FOUND said the source holds nothing about the unit: that is what the page says, with no
+quote. No judge call is made.
 """
 
 from __future__ import annotations
@@ -32,6 +33,12 @@ CLAIM_METRICS = ("groundedness", "faithfulness")
 GOOD_VERDICTS = frozenset({"supported", "agree"} | answers.GOOD_VERDICTS)
 NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
 NOT_QUOTED = "the judge's quote is not in the source as quoted"
+EVIDENCE = "the judge's evidence"
+# what is highlighted for a unit with no evidence: never called evidence
+CLOSEST = "closest source sentence (supports nothing)"
+# how the closest sentence was found, after CLOSEST
+QUOTED_CLOSEST = "quoted by the judge"
+OVERLAP_CLOSEST = "by word overlap, not the judge's"
 # a highlight's kind, the stronger first where passages overlap
 KINDS = ("ev", "near", "ev-good")
 
@@ -114,12 +121,18 @@ class SourceMarks:
         kinds = {s.kind for s in self.spans}
         said = []
         if "ev" in kinds:
-            said.append("the judge's evidence for failing units")
+            said.append(f"{EVIDENCE} against contradicted sentences")
         if "ev-good" in kinds:
-            said.append("the judge's evidence for supported units")
+            said.append(f"{EVIDENCE} for supported sentences")
         if "near" in kinds:
-            said.append("passages closest to failing claims by word overlap, not the judge's")
+            said.append("the closest source sentences to unsupported ones (they support nothing)")
         return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
+
+
+def has_evidence(unit: UnitEntry) -> bool:
+    """Whether a quote the judge gave for the unit is evidence: for a supported or a
+    contradicted unit. For any other (not in source, unsupported) it supports nothing."""
+    return verdict_class(unit["verdict"]) in ("good", "contra")
 
 
 def _quoted(unit: UnitEntry, source: str, label: str) -> Span | None:
@@ -128,8 +141,10 @@ def _quoted(unit: UnitEntry, source: str, label: str) -> Span | None:
     found = locate(passage, source) if passage else None
     if found is None:
         return None
+    if not has_evidence(unit):
+        return Span(*found, "near", label, f"{label}: {CLOSEST}, {QUOTED_CLOSEST}")
     good = verdict_class(unit["verdict"]) == "good"
-    return Span(*found, "ev-good" if good else "ev", label, f"{label}: the judge's evidence")
+    return Span(*found, "ev-good" if good else "ev", label, f"{label}: {EVIDENCE}")
 
 
 def _closest(unit: UnitEntry, source: str, label: str) -> Span | None:
@@ -137,15 +152,16 @@ def _closest(unit: UnitEntry, source: str, label: str) -> Span | None:
     found = locate(passage, source) if passage else None
     if found is None:
         return None
-    return Span(*found, "near", label, f"{label}: closest by word overlap, not the judge's")
+    return Span(*found, "near", label, f"{label}: {CLOSEST}, {OVERLAP_CLOSEST}")
 
 
 def _unit_marks(name: str, unit: UnitEntry, source: str, label: str) -> tuple[list[Span], str]:
-    """The unit's own highlights and the note that says where its evidence is."""
+    """The unit's own highlights and the note that says what they are and where."""
     quote = unit.get("evidence")
     quoted = _quoted(unit, source, label)
     if quoted is not None:
-        return [quoted], f"highlighted in the source ({label})"
+        said = EVIDENCE if quoted.kind != "near" else f"{CLOSEST}, {QUOTED_CLOSEST}"
+        return [quoted], f"{said}, highlighted in the source ({label})"
     notes = []
     if is_nothing_found(quote):
         notes.append(NOTHING_SAID)
@@ -154,16 +170,17 @@ def _unit_marks(name: str, unit: UnitEntry, source: str, label: str) -> tuple[li
     failing = verdict_class(unit["verdict"]) in ("bad", "contra")
     near = _closest(unit, source, label) if failing and name in CLAIM_METRICS else None
     if near is not None:
-        notes.append(f"closest passage by word overlap, not the judge's ({label})")
+        notes.append(f"{CLOSEST}, {OVERLAP_CLOSEST} ({label})")
     elif failing and not quote and name in CLAIM_METRICS:  # the others quote no evidence
-        notes.append("no evidence quoted, and no source passage close to it")
+        notes.append("no evidence quoted, and no source sentence close to it")
     return ([near] if near else []), "; ".join(notes)
 
 
 def source_marks(row: RowEntry, source: str) -> SourceMarks:
-    """Each unit's judge quote located in the source; for a failing claim without one (a
-    small judge often quotes nothing usable), its closest source sentence by word overlap,
-    labelled as such. Every highlight carries its unit's tag."""
+    """Each unit's judge quote located in the source (evidence only for a supported or a
+    contradicted unit); for a failing claim without one (a small judge often quotes nothing
+    usable), its closest source sentence by word overlap, labelled as such. Every highlight
+    carries its unit's tag."""
     spans: list[Span] = []
     notes: dict[tuple[str, int], str] = {}
     for name, metric in row["metrics"].items():

@@ -11,38 +11,47 @@ import json
 from collections.abc import Mapping, Sequence
 
 from ground_gate.config.model import SCORE_NAMES
+from ground_gate.numbers import bound
 from ground_gate.report.anchors import row_key
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
 from ground_gate.report.changes import fixed, row_scores, standing
 from ground_gate.report.formatting import (
     FAIL,
+    bounds_of,
     changed,
     is_nothing_found,
     not_judged,
+    plural,
     probabilities,
     row_thresholds,
     row_values,
     unit_verdict,
 )
 from ground_gate.report.html_evidence import (
+    CLOSEST,
+    EVIDENCE,
     NOTHING_SAID,
+    QUOTED_CLOSEST,
     SourceMarks,
+    has_evidence,
     marked,
     response_spans,
     source_marks,
     tag,
     verdict_class,
 )
+from ground_gate.report.html_filters import filters, start_status
 from ground_gate.report.html_page import esc
 from ground_gate.report.json_report import TEXT_BUDGET_BYTES
 from ground_gate.report.selection import carriers, ranked_rows
-from ground_gate.report.types import ChangedUnit, Report, RowEntry, UnitEntry
+from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
 
 Row = RowEntry
 OPEN_ROWS = 5  # the worst rows start open: the page opens on what failed
 PROBABILITY_KEYS = ("p_supported", "p_contradicted", "p_absent")
 PROBABILITY_LABELS = ("P(supported)", "P(contradicted)", "P(not in source)")
 STANDING = {"new": "new since the baseline", "before": "failing in the baseline too"}
+SIGN = {"min": "\u2265", "max": "\u2264"}
 
 
 def _probability_cells(unit: UnitEntry, columns: bool) -> str:
@@ -59,13 +68,18 @@ def _probability_cells(unit: UnitEntry, columns: bool) -> str:
 
 
 def _evidence_cell(unit: UnitEntry, note: str) -> str:
+    """What the source holds for the unit, said first: the judge's evidence, the closest source
+    sentence (which supports nothing), or that the source says nothing about it."""
     quote = unit.get("evidence")
     if is_nothing_found(quote):
         note = note or NOTHING_SAID
         quote = None
-    shown = f"\u201c{esc(quote)}\u201d " if quote else ""
-    said = f'<span class="muted">{esc(note)}</span>' if note else ""
-    return f'<td data-label="evidence">{shown}{said}</td>' if shown or said else "<td></td>"
+    if quote and not note:  # no source to find it in: the quote still says what it is
+        note = EVIDENCE if has_evidence(unit) else f"{CLOSEST}, {QUOTED_CLOSEST}"
+    shown = f"\u201c{esc(quote)}\u201d" if quote else ""
+    said = f'<span class="muted">{esc(note)}{":" if shown else ""}</span> ' if note else ""
+    cell = f"{said}{shown}".strip()
+    return f'<td data-label="in the source">{cell}</td>' if cell else "<td></td>"
 
 
 def _note(unit: UnitEntry, note: str, columns: bool) -> str:
@@ -100,7 +114,7 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
     )
     out = [
         '<div class="scroll"><table class="units cards"><thead><tr><th></th><th>metric</th>'
-        f"<th>unit</th><th>verdict</th>{heads}<th>evidence</th></tr></thead><tbody>"
+        f"<th>judged</th><th>verdict</th>{heads}<th>in the source</th></tr></thead><tbody>"
     ]
     width = 6 + (2 if columns else 0)
     for name, metric in row["metrics"].items():
@@ -113,16 +127,12 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
         for i, unit in enumerate(metric["units"]):
             cls = verdict_class(unit["verdict"])
             note = not_judged(unit) or _note(unit, notes.get((name, i), ""), columns)
-            carries = ", ".join(carried.get(id(unit), ()))
-            carries = (
-                f' <span class="muted">(carries the row\'s {esc(carries)})</span>'
-                if carries
-                else ""
-            )
+            fails = ", ".join(carried.get(id(unit), ()))
+            why = f' <span class="muted">(why the row fails {esc(fails)})</span>' if fails else ""
             out.append(
-                f'<tr><td data-label="unit">{tag(name, i)}</td><td data-label="metric">'
-                f'{esc(name)}</td><td data-label="text">{esc(unit["text"])}</td>'
-                f'<td class="v-{cls}" data-label="verdict">{esc(unit_verdict(unit))}{carries}</td>'
+                f'<tr><td data-label="tag">{tag(name, i)}</td><td data-label="metric">'
+                f'{esc(name)}</td><td data-label="judged">{esc(unit["text"])}</td>'
+                f'<td class="v-{cls}" data-label="verdict">{esc(unit_verdict(unit))}{why}</td>'
                 f"{_probability_cells(unit, columns)}{_evidence_cell(unit, note)}</tr>"
             )
     out.append("</tbody></table></div>")
@@ -167,8 +177,8 @@ def _no_texts() -> str:
 
 def _row_detail(row: Row, opened: bool) -> list[str]:
     text = row.get("text")
-    out = [f"<details{' open' if opened else ''}><summary>response, units, question and "
-           "source</summary>", *_changes(row)]  # fmt: skip
+    out = [f"<details{' open' if opened else ''}><summary>the response sentence by sentence, "
+           "the question and the source</summary>", *_changes(row)]  # fmt: skip
     marks = SourceMarks([], {})
     if text:
         marks = source_marks(row, text["source"])
@@ -204,46 +214,20 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
     return out
 
 
-def _value_cell(value: str, label: str, shown: str) -> str:
+def _value_cell(value: str, label: str, shown: str, threshold: ThresholdBounds | None) -> str:
     """A row's value (formatting.row_values; `shown` with its baseline's beside it), its
-    failure mark as a class and a plain-font cross: an emoji needs a font a browser may not
-    have."""
+    failure mark as a class and a plain-font cross (an emoji needs a font a browser may not
+    have), and above it the score's name and bounds, shown on a row that is open or opened
+    at its anchor: the table's header is then far above it."""
     failing = value.startswith(FAIL)
     text = shown or value.removeprefix(FAIL).strip()
     mark = "\u2718 " if failing else ""
     cls = "num failed" if failing else "num"
-    return f'<td class="{cls}" data-label="{esc(label)}">{mark}{esc(text)}</td>'
-
-
-def _filters(report: Report, scores: Sequence[str], compared: bool) -> list[str]:
-    datasets = "".join(f'<option value="{esc(d["name"])}">{esc(d["name"])}</option>'
-                       for d in report["datasets"])  # fmt: skip
-    score_options = "".join(f'<option value="{esc(s)}">{esc(s)}</option>' for s in scores)
-    statuses = [("", "all"), ("fail", "failing"), ("pass", "passing")]
-    if compared:
-        statuses[2:2] = [
-            ("new", "newly failing since the baseline"),
-            ("before", "failing in the baseline too"),
-            ("fixed", "fixed since the baseline"),
-        ]
-    status_options = "".join(f'<option value="{v}">{w}</option>' for v, w in statuses)
-    sorts = "".join(
-        f'<option value="{esc(s)}-{d}">{esc(s)} {w}</option>'
-        for s in scores
-        for d, w in (("asc", "low to high"), ("desc", "high to low"))
+    name = " ".join([label, *(f"{SIGN[k]} {bound(v)}" for k, v in bounds_of(threshold))])
+    return (
+        f'<td class="{cls}" data-label="{esc(name)}"><span class="sn">{esc(name)}</span>'
+        f"{mark}{esc(text)}</td>"
     )
-    return [
-        '<form id="filters" hidden>',
-        f'<label>dataset <select id="f-dataset"><option value="">all</option>{datasets}'
-        "</select></label>",
-        f'<label>score <select id="f-score"><option value="">all</option>{score_options}'
-        "</select></label>",
-        f'<label>verdict <select id="f-status">{status_options}</select></label>',
-        f'<label>sort <select id="f-sort"><option value="">worst first</option>{sorts}'
-        "</select></label>",
-        '<label>search <input id="f-search" type="search" placeholder="id or text"></label>',
-        '<output id="f-count"></output></form>',
-    ]
 
 
 def _verdict_cell(row: Row, compared: bool) -> str:
@@ -263,7 +247,12 @@ def _row(
     thresholds = row_thresholds(report, row["dataset"])
     now, before = row_scores(row), scores_before(row)
     values = "".join(
-        _value_cell(v, s, changed(now[s], before.get(s), thresholds.get(s)) if s in now else "")
+        _value_cell(
+            v,
+            s,
+            changed(now[s], before.get(s), thresholds.get(s)) if s in now else "",
+            thresholds.get(s),
+        )
         for v, s in zip(row_values(row, scores, thresholds), scores, strict=True)
     )
     key = row_key(row)
@@ -284,34 +273,38 @@ def _row(
 
 
 LEGEND = (
-    '<p class="legend">Response units: <mark class="u-good">supported</mark>'
+    '<p class="legend">Response sentences: <mark class="u-good">supported</mark>'
     '<mark class="u-bad">unsupported</mark><mark class="u-contra">contradicted</mark>'
-    ' Source: <mark class="ev">the judge\'s evidence for a failing unit</mark>'
-    '<mark class="ev-good">for a supported unit</mark>'
-    '<mark class="near">closest by word overlap, not the judge\'s</mark></p>'
+    f' Source: <mark class="ev">{EVIDENCE} that a sentence is contradicted</mark>'
+    f'<mark class="ev-good">{EVIDENCE} for a supported sentence</mark>'
+    f'<mark class="near">{CLOSEST}</mark></p>'
 )
 
 
 def rows_section(report: Report) -> list[str]:
     rows = ranked_rows(report)
     scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
-    compared = is_compared(report)
     fixed_keys = {row_key(c.row) for c in fixed(report)}
     out = [
         f'<section id="rows"><h2>Rows ({len(rows)})</h2>',
         LEGEND,
-        *_filters(report, scores, compared),
+        *filters(report, scores),
         '<div class="scroll"><table id="row-table"><thead><tr><th>dataset</th><th>row</th>'
         "<th>verdict</th>",
         *[f"<th>{esc(s)}</th>" for s in scores],
         "</tr></thead>",
     ]
-    for index, row in enumerate(rows):
-        out += _row(report, row, scores, index < OPEN_ROWS and bool(row["failing"]), fixed_keys)
+    # the worst rows of the view the filter starts at are open
+    starting = [r for r in rows if r["failing"]]
+    if start_status(report) == "new":
+        starting = [r for r in starting if standing(r, True) == "new"]
+    opened = {id(r) for r in starting[:OPEN_ROWS]}
+    for row in rows:
+        out += _row(report, row, scores, id(row) in opened, fixed_keys)
     out.append("</table></div>")
     not_run = report.get("not_run") or []
     if not_run:
         listed = ", ".join(f"{esc(r['dataset'])}/{esc(r['id'])}" for r in not_run)
-        out.append(f'<p class="warn">{len(not_run)} row(s) not run: {listed}</p>')
+        out.append(f'<p class="warn">{plural(len(not_run), "row")} not run: {listed}</p>')
     out.append("</section>")
     return out

@@ -97,7 +97,7 @@ def test_page__filters_by_status_dataset_score_and_search(driver, page_file):
     assert 0 < faithless < sum(1 for r in report["rows"] if r["failing"])
     assert _visible_rows(driver) == faithless
     score.select_by_value("")
-    status.select_by_value("")
+    status.select_by_value("all")
     search = driver.find_element(By.ID, "f-search")
     search.send_keys("row-0005")
     assert _visible_rows(driver) == 1
@@ -185,7 +185,7 @@ def _opened(driver: Any, key: str) -> bool:
     )
 
 
-def test_page__new_since_the_baseline_shows_exactly_the_new_failures(reviewer_page):
+def test_page__starts_at_exactly_the_new_failures_since_the_baseline(reviewer_page):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -197,19 +197,29 @@ def test_page__new_since_the_baseline_shows_exactly_the_new_failures(reviewer_pa
     assert 30 < len(new) < 50
     with browser.chromium() as driver:
         driver.get(page.as_uri())
-        Select(driver.find_element(By.ID, "f-status")).select_by_value("new")
+        status = Select(driver.find_element(By.ID, "f-status"))
+        assert status.first_selected_option.get_attribute("value") == "new"  # where it starts
         assert set(_shown_keys(driver)) == new
-        assert driver.execute_script("return location.hash") == "#!status=new"  # kept
+        assert _texts(driver, "#f-count") == [
+            f"{len(new)} of {len(report['rows'])} rows shown (newly failing since the baseline)"
+        ]
+        assert driver.execute_script("return location.hash") == ""  # the start: no state
         Select(driver.find_element(By.ID, "f-sort")).select_by_value("groundedness-asc")
         shown = _shown_keys(driver)
         values = {row_key(r): r["metrics"]["groundedness"]["scores"]["groundedness"]
                   for r in report["rows"]}  # fmt: skip
         assert [values[k] for k in shown] == sorted(values[k] for k in new)
         state = driver.execute_script("return location.hash")
-        assert state == "#!status=new&sort=groundedness-asc"
+        assert state == "#!sort=groundedness-asc"
         driver.get(page.as_uri() + state)  # the same view from the address alone
         assert [k for k in _shown_keys(driver)] == shown
         driver.save_screenshot(str(_artifact("reviewer-new-since-baseline.png")))
+        Select(driver.find_element(By.ID, "f-status")).select_by_value("all")
+        assert len(_shown_keys(driver)) == len(report["rows"])
+        state = driver.execute_script("return location.hash")
+        assert state == "#!status=all&sort=groundedness-asc"  # kept, as it differs from the start
+        driver.get(page.as_uri() + state)
+        assert len(_shown_keys(driver)) == len(report["rows"])
 
 
 @pytest.mark.parametrize("fragment", ["news/news-0007", "news-0007", "news%2Fnews-0007"])
@@ -220,8 +230,86 @@ def test_page__an_anchor_opens_its_row(reviewer_page, fragment):
         assert _opened(driver, "news/news-0007")
         # the row failing contradiction alone names the sentence that carries it
         row = driver.find_element("id", "news/news-0007")
-        assert "(carries the row's contradiction)" in row.text
+        assert "(why the row fails contradiction)" in row.text
+        assert not driver.find_element("id", "notice").is_displayed()
         driver.save_screenshot(str(_artifact("reviewer-anchor.png")))
+
+
+@pytest.mark.parametrize(
+    ("fragment", "said"),
+    [
+        ("news/news-9999", "No row news/news-9999 in this report"),
+        ("nothing-like-a-row", "No row nothing-like-a-row in this report"),
+        ("news%2Fnews-00%E0%A4", "No row news%2Fnews-00%E0%A4 in this report (the address"),
+    ],
+)
+def test_page__an_unknown_or_malformed_anchor_says_so(reviewer_page, fragment, said):
+    page, _ = reviewer_page
+    with browser.chromium() as driver:
+        driver.get(page.as_uri() + "#" + fragment)
+        notice = driver.find_element("id", "notice")
+        assert notice.is_displayed() and notice.text.startswith(said)
+        assert notice.text.endswith("the page is shown from the top.")
+        assert driver.execute_script("return window.scrollY") == 0
+        assert driver.execute_script("return document.querySelectorAll('.target').length") == 0
+        driver.save_screenshot(str(_artifact("reviewer-unknown-anchor.png")))
+        driver.get(page.as_uri() + "#news/news-0001")  # a row's anchor after it: gone
+        assert not driver.find_element("id", "notice").is_displayed()
+        driver.execute_script("location.hash = 'scores'")  # the page's own sections: no notice
+        assert not driver.find_element("id", "notice").is_displayed()
+
+
+NAMES = """
+const row = document.getElementById(arguments[0]);
+return Array.from(row.querySelectorAll(':scope > tr:first-child > td.num'), td => {
+  const name = td.querySelector('.sn');
+  return [getComputedStyle(name).display === 'none' ? '' : name.textContent,
+          getComputedStyle(td, '::before').content, td.textContent.slice(name.textContent.length)];
+});
+"""
+
+
+def test_page__a_row_at_its_anchor_names_each_value(reviewer_page):
+    page, _ = reviewer_page
+    named = [
+        ["groundedness \u2265 0.75", "\u2718 0.92 \u2192 0.63"],
+        ["hallucination \u2264 0.10", "\u2718 0.05 \u2192 0.34"],
+        ["contradiction \u2264 0.20", "0.03"],
+    ]
+    with browser.chromium(width=1400) as driver:
+        driver.get(page.as_uri() + "#news/news-0001")
+        cells = driver.execute_script(NAMES, "news/news-0001")
+        assert [[c[0], c[2]] for c in cells] == named  # above each value, in the row itself
+        closed = driver.execute_script(NAMES, "news/news-0080")  # a closed row: the header's
+        assert [c[0] for c in closed] == ["", "", ""]
+        driver.save_screenshot(str(_artifact("reviewer-row-named-1400.png")))
+    with browser.chromium() as driver:
+        browser.viewport(driver, 420)
+        driver.get(page.as_uri() + "#news/news-0001")
+        cells = driver.execute_script(NAMES, "news/news-0001")
+        # a card: each value labelled before it (the name above it would say it twice)
+        assert [[c[0], c[1]] for c in cells] == [["", f'"{n}: "'] for n, _ in named]
+        driver.save_screenshot(str(_artifact("reviewer-row-named-420.png")))
+
+
+def test_page__what_broke_comes_first_and_each_row_link_opens_its_row(reviewer_page):
+    from selenium.webdriver.common.by import By
+
+    page, _ = reviewer_page
+    with browser.chromium() as driver:
+        driver.get(page.as_uri())
+        sections = driver.execute_script(
+            "return Array.from(document.querySelectorAll('section'), s => s.id);"
+        )
+        assert sections == ["broke", "scores", "distributions", "rows"]
+        links = [a for a in driver.find_elements(By.CSS_SELECTOR, "#broke a") if a.is_displayed()]
+        assert len(links) > 5
+        link = links[3]
+        key = (link.get_attribute("href") or "").split("#", 1)[1]
+        assert key.startswith("news/news-")
+        link.click()
+        assert _opened(driver, key)
+        assert key in _shown_keys(driver)
 
 
 def test_page__search_opens_what_it_finds(reviewer_page):
@@ -232,7 +320,10 @@ def test_page__search_opens_what_it_finds(reviewer_page):
         driver.get(page.as_uri())
         assert not _opened(driver, "news/news-0150")  # a fixed row: passing, closed
         driver.find_element(By.ID, "f-search").send_keys("news-0150")
+        # the filter started at the new failures: a search looks through every row, and the
+        # verdict filter says so
         assert _shown_keys(driver) == ["news/news-0150"]
+        assert driver.find_element(By.ID, "f-status").get_attribute("value") == "all"
         assert driver.execute_script(
             "return document.getElementById('news/news-0150').querySelector('details').open"
         )

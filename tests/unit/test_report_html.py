@@ -87,7 +87,7 @@ def test_render_html__units_marked_in_the_response_and_evidence_in_the_source():
     assert f'title="G2 groundedness: contradicted 0.05">{CONTRADICTED}</mark>' in page
     assert f'<mark class="ev" title="G2: the judge&#x27;s evidence">{EVIDENCE}</mark>' in page
     # NOTHING FOUND (row-0001's invented sentence) says what it is, never a misquote
-    assert f'<td data-label="evidence"><span class="muted">{esc(NOTHING_SAID)}' in page
+    assert f'<td data-label="in the source"><span class="muted">{esc(NOTHING_SAID)}' in page
     assert "not in the source as quoted" not in page and "NOTHING FOUND" not in page
 
 
@@ -113,13 +113,15 @@ def test_source_marks__each_highlight_is_its_own_units_and_no_failing_unit_borro
         ("near", "G2", "The X200 has two USB-C ports and one HDMI port."),
     ]
     assert marks.notes == {
-        ("groundedness", 0): "highlighted in the source (G1)",
-        ("groundedness", 1): "closest passage by word overlap, not the judge's (G2)",
+        ("groundedness", 0): "the judge's evidence, highlighted in the source (G1)",
+        ("groundedness", 1): (
+            "closest source sentence (supports nothing), by word overlap, not the judge's (G2)"
+        ),
         ("groundedness", 2): NOTHING_SAID,
     }
     assert marks.label() == (
-        "highlighted: the judge's evidence for supported units; passages closest to failing "
-        "claims by word overlap, not the judge's"
+        "highlighted: the judge's evidence for supported sentences; the closest source "
+        "sentences to unsupported ones (they support nothing)"
     )
 
 
@@ -227,25 +229,6 @@ def test_calibration_page__distributions_and_roc_with_the_markdown_auc(tmp_path:
     result = CliRunner().invoke(cli, ["report", str(saved), "--html", str(tmp_path / "c.html")])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "c.html").read_text(encoding="utf-8") == page
-
-
-def test_render_html__each_score_against_its_baseline_with_the_interval():
-    from tests.unit.test_report import against_baseline
-
-    report, _ = against_baseline()
-    page = render_html(report)
-    assert "<th>against the baseline</th>" in page
-    said = '<td data-label="against the baseline">'
-    assert (
-        f"{said}0.900 \u2192 0.700, -0.200 [-0.200, -0.200] at 95%, worse (6 paired row(s))" in page
-    )
-    assert (
-        f"{said}0.000 \u2192 0.083, +0.083 [+0.000, +0.250] at 95%, within noise (6 paired row(s))"
-    ) in page
-    assert f"{said}not compared (1 paired row(s))" in page
-    assert f"{said}too few paired rows to compare (1 paired row(s))" in page
-    assert '<td class="failed" data-label="verdict">FAIL: drop 0.200 &gt; 0.05</td>' in page
-    assert "\u2757" not in page
 
 
 @pytest.mark.parametrize(
