@@ -129,13 +129,14 @@ def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
     out.append("</tbody></table></div>")
     levels = sorted({e["baseline"]["confidence"] for e in entries if "baseline" in e})
     if levels:
-        said = ", ".join(
-            f"{interval_level(c)} interval (each end a one-sided bound at {c * 100:g}%)"
+        said = "; ".join(
+            f"a {interval_level(c)} interval: with {c * 100:g}% confidence the change is no "
+            "better than its better end, and with as much no worse than its worse end"
             for c in levels
         )
         out.append(
             '<p class="muted">The change: the mean now against the baseline\'s, over the rows '
-            f"scored in both runs. Its interval is a {said}; an interval that holds 0 (no "
+            f"scored in both runs. Its interval is {said}. An interval that holds 0 (no "
             "change) is within noise. A score with max_drop fails when it dropped more than "
             "max_drop and the interval's better end did too.</p>"
         )

@@ -120,7 +120,7 @@ def test_scores__intervals_are_labelled_with_their_true_level():
     changes = [r["change against the baseline"] for r in rows]
     assert all("90% interval" in c for c in changes if not c.startswith("not compared"))
     assert not any("95%" in c for c in changes)  # one-sided 95% bounds: a 90% interval
-    assert "a 90% interval (each end a one-sided bound at 95%)" in page
+    assert "Its interval is a 90% interval: with 95% confidence the change is no better" in page
     # computed from the confidence, not written in
     entry = copy.deepcopy(report["scores"][0])
     entry["baseline"]["confidence"] = 0.975
