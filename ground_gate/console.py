@@ -1,6 +1,7 @@
 """What the commands print: the report asked for on stdout; else, for a person at a
 terminal, the run's summary (report/terminal.py, its verdict on the last line), and the
-markdown through a pipe; the reason a run did not finish on stderr."""
+markdown through a pipe; the reason a run did not finish on stderr (at a terminal, the
+summary's verdict says it, whole, on its last lines)."""
 
 from __future__ import annotations
 
@@ -55,7 +56,9 @@ def print_outcome(
     run = outcome.report if isinstance(outcome, Outcome) else None  # calibrate's: markdown
     wanted = md_out != STDOUT and not quiet and written is not None and run is not None
     if wanted and written and run and is_terminal(sys.stderr if to_err else sys.stdout):
-        if run["incomplete"]:  # before the summary: its verdict stays last
+        # the summary's verdict, last, says why the run did not finish, whole; stderr says it
+        # too only when it goes elsewhere (a log), before the summary
+        if run["incomplete"] and not to_err and not is_terminal(sys.stderr):
             echo_err(f"ground-gate: error: {run['incomplete']}")
         click.echo(mask(summary(run, outcome.exit_code, written)), nl=False, err=to_err)
         return

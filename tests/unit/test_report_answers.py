@@ -18,7 +18,6 @@ from ground_gate.report.json_report import build_report
 from ground_gate.report.junit import render_junit
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.schema import schema, schema_problems
-from ground_gate.report.terminal import render_terminal
 from ground_gate.results import MetricResult, RowResult, UnitResult
 from tests.records import run_record
 
@@ -176,16 +175,6 @@ def test_render_markdown__rows_that_state_nothing_without_the_answers_metric_are
         "- ⚠️ 1 row(s) stated nothing to judge (a decline, a greeting, no word at all): in no "
         "score's mean; `metrics: {answers: {}}` counts them as declines\n"
     ) in render_markdown(built)
-
-
-def test_render_terminal__declines_a_line_each():
-    text = render_terminal(compare_rows(report(NOW), report(BEFORE)), width=100, exit_code=1)
-    lines = text.splitlines()
-    assert lines[1:4] == [
-        "aero: declined 1 of 2 questions its sources answer (the baseline declined 0)",
-        "aero: answered 1 of 2 questions its sources cannot answer (the baseline answered 0)",
-        "aero: 1 answer held no word at all",
-    ]
 
 
 def test_render_junit__a_failing_answers_check_says_the_declines():

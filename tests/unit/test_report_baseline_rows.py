@@ -1,6 +1,6 @@
 """Each row against itself in the baseline: what it newly fails, worst first, and the
 sentences the pull request changed, old and new with their verdicts, in the comment, on the
-page and in the terminal, compared as full strings."""
+page, compared as full strings (the terminal's: test_terminal.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,6 @@ from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.markdown import render_markdown
 from ground_gate.report.markdown_rows import carrier_lines
 from ground_gate.report.readback import baseline_scores
-from ground_gate.report.terminal import render_terminal
 from ground_gate.results import MetricResult, RowResult, UnitResult
 from ground_gate.usage import Usage
 from tests.records import run_record
@@ -171,42 +170,6 @@ def test_page__the_changed_sentences_old_and_new_with_their_verdicts():
     page = "".join(rows_section(now))
     assert EXPECTED_PAGE_CHANGES in page
     assert page.count("<h4>Changed since the baseline</h4>") == 2  # r1 and r5
-
-
-def test_terminal__what_broke_and_the_verdict_last():
-    _, now = pair()
-    assert render_terminal(now, width=80, exit_code=1, written=[("page", "out/report.html")]) == (
-        "ground-gate: 5 row(s) in 1 dataset(s), judged by m, against the baseline of 202\u2026\n"
-        "\n"
-        "Failing checks:\n"
-        "  x support groundedness: level: 0.61 < min 0.70\n"
-        "\n"
-        "What this change broke: 2 row(s) newly fail\n"
-        "  support/r1: contradiction 0.02 \u2192 0.32 > 0.20, groundedness 0.95 \u2192 0.35 < 0.70\n"
-        "  support/r4: contradiction 0.02 \u2192 0.22 > 0.20\n"
-        "Fixed: 1 row(s) pass what they failed in the baseline\n"
-        "\n"
-        "Worst rows:\n"
-        "  x support/r3 (failing before too): fails groundedness\n"
-        "      groundedness: not in source: \u201cEvery order includes a gift.\u201d\n"
-        "  x support/r1 (new): fails contradiction, groundedness\n"
-        "      contradiction, groundedness: contradicted: \u201cShipping costs 9 euros everyw\u2026\n"
-        "  x support/r4 (new): fails contradiction\n"
-        "      contradiction: supported: \u201cShipping is free within the EU.\u201d\n"
-        "\n"
-        "Reports: page out/report.html\n"
-        "\n"
-        "FAILED: 1 of 2 check(s) failed (exit 1)\n"
-    )
-
-
-def test_terminal__data_cannot_send_escape_sequences_and_lines_fit():
-    _, now = pair()
-    now["rows"][0]["id"] = "r1\x1b[2J\x1b]0;pwned\x07"
-    text = render_terminal(now, width=40, exit_code=1)
-    assert "\x1b" not in text and "\x07" not in text
-    assert "  support/r1\ufffd[2J\ufffd]0;pwned\ufffd: " in text
-    assert all(len(line) <= 40 for line in text.splitlines())
 
 
 def test_render_markdown__the_reviewers_pull_request_reads_true():
