@@ -105,12 +105,19 @@ def invoke(config: Path) -> tuple[Any, dict[str, Any], str]:
     )
 
 
+SHOWN = re.compile(
+    r"^- groundedness: \u201c(?P<text>.*?)\u201d \*(?P<verdict>.*?)\*(?: \(.*?\))?"
+    r"(?:; the judge's evidence: \u201c(?P<quote>.*)\u201d|; (?P<none>the source says nothing about this))?$"
+)
+
+
 def shown_units(markdown: str) -> list[tuple[str, str, str]]:
-    """(verdict, text, evidence) of every unit the Worst rows tables show."""
+    """(verdict, text, evidence) of every sentence the Worst rows list."""
     section = markdown.split("<summary>Worst rows")[1].split("</details>")[0]
-    lines = [line for line in section.splitlines() if line.startswith("| groundedness |")]
-    cells = [[c.strip() for c in line.split("|")[2:6]] for line in lines]
-    return [(verdict, text, evidence) for verdict, text, _, evidence in cells]
+    found = [SHOWN.match(line) for line in section.splitlines()]
+    return [
+        (m["verdict"], m["text"], m["quote"] or m["none"] or "") for m in found if m is not None
+    ]
 
 
 def purposes(server: FakeOpenAI) -> list[str]:

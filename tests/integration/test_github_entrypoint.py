@@ -149,7 +149,7 @@ def test_entrypoint__the_baseline_input_reaches_the_gate_and_the_comment(
     assert entry["baseline"]["paired"] == len(ROWS)
     assert (entry["baseline"]["delta"], entry["baseline"]["direction"]) == (0.0, "noise")
     (comment,) = github.comments[17]
-    assert "| \u274c 0.50 \u2192 0.50 < 0.80 |" in comment["body"]
+    assert re.search(r"\| \u274c 0\.50 \u2192 0\.50 < 0\.80 +\|", comment["body"])
 
 
 def _payload(tmp_path: Path, text: str) -> str:
