@@ -15,13 +15,14 @@ from ground_gate.gate import worse_by
 from ground_gate.report.types import ScoreEntry
 
 PASS, FAIL, WARN, NOISE = "\u2705", "\u274c", "\u26a0\ufe0f", "\U0001f7e1"
-Kind = Literal["pass", "fail", "noise", "shown"]
+Kind = Literal["pass", "fail", "noise", "unchecked", "shown"]
 
 
 @dataclass(frozen=True)
 class CheckStatus:
     kind: Kind  # pass; fail; noise: past max_drop, not shown beyond noise, so it passes;
-    # shown: no threshold, or none that applies (informative only)
+    # unchecked: a threshold the run could not check (max_drop with no baseline, too few rows
+    # in both runs); shown: no threshold (informative only)
     mark: str  # "" for a score shown only
     word: str  # the status in words: "pass", "fail", "passes: dropped more than allowed, ..."
 
@@ -32,6 +33,7 @@ STATUSES: dict[Kind, CheckStatus] = {
     "noise": CheckStatus(
         "noise", NOISE, "passes: dropped more than allowed, not shown beyond noise"
     ),
+    "unchecked": CheckStatus("unchecked", WARN, "not checked"),
     "shown": CheckStatus("shown", "", "no threshold: shown only"),
 }
 
@@ -48,10 +50,10 @@ def past_max_drop(entry: ScoreEntry) -> bool:
 
 
 def check_status(entry: ScoreEntry) -> CheckStatus:
-    """The check's status: fail, pass, the pass of a drop past max_drop within noise, or a
-    score shown with no verdict."""
+    """The check's status: fail, pass, the pass of a drop past max_drop within noise, a
+    threshold the run could not check, or a score shown with no threshold."""
     if entry["passed"] is False:
         return STATUSES["fail"]
     if entry["passed"] is None:
-        return STATUSES["shown"]
+        return STATUSES["unchecked" if entry["threshold"] else "shown"]
     return STATUSES["noise" if past_max_drop(entry) else "pass"]

@@ -22,8 +22,14 @@ from ground_gate.report.html_page import esc
 from ground_gate.report.types import BaselineEntry, ScoreEntry
 
 # plain-font marks: an emoji needs a font a browser may not have
-MARKS = {"pass": "\u2714", "fail": "\u2718", "noise": "\u25cf", "shown": ""}
-CLASSES = {"pass": "passed", "fail": "failed", "noise": "warn noise", "shown": "muted"}
+MARKS = {"pass": "\u2714", "fail": "\u2718", "noise": "\u25cf", "unchecked": "", "shown": ""}
+CLASSES = {
+    "pass": "passed",
+    "fail": "failed",
+    "noise": "warn noise",
+    "unchecked": "muted",
+    "shown": "muted",
+}
 
 
 def _mean_cell(entry: ScoreEntry) -> str:
@@ -79,7 +85,7 @@ def _interval(ci: Sequence[float] | None) -> str:
 def checks_said(entries: Sequence[ScoreEntry]) -> str:
     """'3 of 6 checks failed', '4 of 4 checks passed, 1 of them only within noise'."""
     kinds = [check_status(e).kind for e in entries]
-    checked = [k for k in kinds if k != "shown"]
+    checked = [k for k in kinds if k not in ("shown", "unchecked")]
     noun = "check" if len(checked) == 1 else "checks"
     failed, noise = kinds.count("fail"), kinds.count("noise")
     said = (
@@ -108,9 +114,7 @@ def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
     for e in entries:
         status = check_status(e)
         mark = f"{MARKS[status.kind]} " if MARKS[status.kind] else ""
-        # a threshold whose check could not be made (max_drop with too few rows in both
-        # runs): not checked, not "no threshold"; the reason says why
-        word = "not checked" if status.kind == "shown" and e["threshold"] else status.word
+        word = status.word  # "not checked" for a threshold the run could not check
         rows = f"{e['n']}" + (f", {plural(e['n_error'], 'error')}" if e["n_error"] else "")
         cells = [
             (e["dataset"], "", heads[0]),

@@ -31,7 +31,7 @@ from ground_gate.report.answers import answer_counts, answer_parts
 from ground_gate.report.baseline_name import baseline_name
 from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.changes import broke, fixed, moved_text, standing
-from ground_gate.report.check_status import FAIL, STATUSES, WARN, CheckStatus, check_status
+from ground_gate.report.check_status import FAIL, STATUSES, WARN, check_status
 from ground_gate.report.escape import visible
 from ground_gate.report.formatting import (
     before_now,
@@ -50,10 +50,8 @@ MIN_WIDTH = 40
 MIN_TEXT = 24  # the narrowest a wrapped text may get: a deeper hanging indent is given up
 STANDING = {"new": "new", "before": "failing before too"}
 VERDICT = {"passed": "PASSED", "failed": "FAILED", "incomplete": "INCOMPLETE"}
-ORDER = {"fail": 0, "noise": 1, "pass": 2, "shown": 3}  # a dataset's checks, failing first
-# a score with a threshold the run could not check (max_drop with no baseline, or too few rows
-# in both runs): neither a pass nor a score shown only
-UNCHECKED = CheckStatus("shown", WARN, "not checked")
+# a dataset's checks, failing first
+ORDER = {"fail": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
 GLUE = "\x00"  # a space no line breaks at: a figure beside its sign ("0.91 → 0.85", "≥ 0.80")
 _SIGNED = re.compile(r" (?=[\u2192<>\u2264\u2265] )|(?<=[\u2192<>\u2264\u2265]) ")
 
@@ -197,7 +195,7 @@ def _unscored(checks: Sequence[ScoreEntry]) -> dict[str, list[str]]:
 def _checks_of(entries: Sequence[ScoreEntry]) -> list[tuple[str, str, int]]:
     """One dataset's checks, failing first: mark, score, status, score against threshold, and
     why beneath; the scores with no threshold on one line."""
-    kinds = {id(e): _status(e) for e in entries}
+    kinds = {id(e): check_status(e) for e in entries}
     checks = sorted((e for e in entries if kinds[id(e)].mark), key=_order)
     folded = _unscored(checks)
     said_once = {score for scores in folded.values() for score in scores}
@@ -224,12 +222,6 @@ def _checks_of(entries: Sequence[ScoreEntry]) -> list[tuple[str, str, int]]:
     if shown:
         out.append(("  ", f"{STATUSES['shown'].word}: {said}", 4))
     return out
-
-
-def _status(entry: ScoreEntry) -> CheckStatus:
-    """The check's status (check_status), or UNCHECKED: a threshold the run could not check."""
-    status = check_status(entry)
-    return UNCHECKED if status.kind == "shown" and entry["threshold"] else status
 
 
 def _order(entry: ScoreEntry) -> int:

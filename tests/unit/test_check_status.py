@@ -6,7 +6,7 @@ from ground_gate.report.check_status import FAIL, NOISE, PASS, check_status, pas
 
 
 def entry(passed: bool | None, delta: float | None = None, **change: Any) -> Any:
-    made: dict[str, Any] = {"score": "groundedness", "passed": passed}
+    made: dict[str, Any] = {"score": "groundedness", "passed": passed, "threshold": None}
     if delta is not None:
         made["baseline"] = {"delta": delta, "max_drop": 0.03, "direction": "noise", **change}
     return made
@@ -32,3 +32,13 @@ def test_past_max_drop__lower_is_better_scores_and_uncompared_ones():
     assert past_max_drop(rising)  # hallucination up 0.05: worse by 0.05
     assert not past_max_drop(entry(True, delta=-0.2, direction=None))  # too few pairs
     assert not past_max_drop(entry(True, delta=0.2))  # better
+
+
+def test_check_status__a_threshold_the_run_could_not_check_is_not_a_score_shown_only():
+    unchecked = {"score": "groundedness", "passed": None, "threshold": {"max_drop": 0.05}}
+    assert (check_status(unchecked).kind, check_status(unchecked).word) == (
+        "unchecked",
+        "not checked",
+    )
+    shown = {"score": "groundedness", "passed": None, "threshold": None}
+    assert check_status(shown).word == "no threshold: shown only"
