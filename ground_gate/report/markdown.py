@@ -53,11 +53,13 @@ SHARD_NOTE = (
 def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
     status = check_status(entry)
     # never a check mark for a pass a fork's run claims: its mark is the words' alone
-    mark = "" if unverified and status.kind != "fail" else status.mark
-    text = (mark + " " if mark else "") + score_cell(entry)
+    marked = status.kind in ("fail", "noise") or (status.kind == "pass" and not unverified)
+    text = (status.mark + " " if marked else "") + score_cell(entry)
     change = entry.get("baseline")
     if change is not None and change["max_drop"] is not None and change["direction"] is None:
         text += f" {WARN} not compared"
+    elif status.kind == "unchecked":
+        text += f" {WARN} {status.word}"
     if entry["n_error"]:
         text += f" {WARN} {plural(entry['n_error'], 'error')}"
     return text

@@ -542,3 +542,12 @@ def test_build_report__row_texts_past_the_budget_are_left_out_failing_rows_first
     assert [r["failing"] != [] for r in entry["rows"]] == [False, True]
     assert [r["id"] for r in entry["rows"] if "text" in r] == kept
     assert [r["id"] for r in entry["rows"]] == ["ok-1", "bad|<b>@team</b>"]
+
+
+def test_render_markdown__a_threshold_the_run_could_not_check_says_so_in_its_cell():
+    r = report()
+    entry = r["scores"][0]  # groundedness, with max_drop alone and no baseline given
+    entry["threshold"] = {"max_drop": 0.05, "confidence": 0.95}
+    entry["passed"], entry["reason"] = None, "no baseline given: max_drop is not checked"
+    line = next(x for x in render_markdown(r).splitlines() if x.startswith("| groundedness"))
+    assert "\u26a0\ufe0f not checked" in line and "\u2705" not in line
