@@ -14,8 +14,8 @@ from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import changes_of, is_compared
 from ground_gate.report.causes import Cause, causes
 from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, moved_text
+from ground_gate.report.evidence_words import verdict_class
 from ground_gate.report.formatting import changed, missed_text, plural, row_thresholds
-from ground_gate.report.html_evidence import verdict_class
 from ground_gate.report.html_page import esc
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds
 

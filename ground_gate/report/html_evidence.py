@@ -18,37 +18,30 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ground_gate.metrics import answers
 from ground_gate.metrics.quotes import anchor, closest, locate
+from ground_gate.report.evidence_words import (
+    CLOSEST,
+    EVIDENCE,
+    has_evidence,
+    verdict_class,
+)
 from ground_gate.report.formatting import NOTHING_SAID as SAYS_NOTHING
 from ground_gate.report.formatting import is_nothing_found
 from ground_gate.report.html_page import esc
-from ground_gate.report.selection import BAD_VERDICTS
 from ground_gate.report.types import RowEntry, UnitEntry
 
 # The metrics whose units are sentences or claims of the response: those are marked in it,
 # and matched to the closest source passage when the row has no judge evidence. (Summary
 # accuracy's units are questions; rating's is the whole response.)
 CLAIM_METRICS = ("groundedness", "faithfulness")
-GOOD_VERDICTS = frozenset({"supported", "agree"} | answers.GOOD_VERDICTS)
 NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
 NOT_QUOTED = "the judge's quote is not in the source as quoted"
-EVIDENCE = "the judge's evidence"
 # what is highlighted for a unit with no evidence: never called evidence
-CLOSEST = "closest source sentence (supports nothing)"
 # how the closest sentence was found, after CLOSEST
 QUOTED_CLOSEST = "quoted by the judge"
 OVERLAP_CLOSEST = "by word overlap, not the judge's"
 # a highlight's kind, the stronger first where passages overlap
 KINDS = ("ev", "near", "ev-good")
-
-
-def verdict_class(verdict: str) -> str:
-    if verdict == "contradicted":
-        return "contra"
-    if verdict in BAD_VERDICTS:
-        return "bad"
-    return "good" if verdict in GOOD_VERDICTS else "other"
 
 
 @dataclass(frozen=True)
@@ -127,12 +120,6 @@ class SourceMarks:
         if "near" in kinds:
             said.append("the closest source sentences to unsupported ones (they support nothing)")
         return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
-
-
-def has_evidence(unit: UnitEntry) -> bool:
-    """Whether a quote the judge gave for the unit is evidence: for a supported or a
-    contradicted unit. For any other (not in source, unsupported) it supports nothing."""
-    return verdict_class(unit["verdict"]) in ("good", "contra")
 
 
 def _quoted(unit: UnitEntry, source: str, label: str) -> Span | None:

@@ -15,6 +15,7 @@ from ground_gate.numbers import bound
 from ground_gate.report.anchors import row_key
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
 from ground_gate.report.changes import fixed, row_scores, standing
+from ground_gate.report.evidence_words import CLOSEST, EVIDENCE, has_evidence, verdict_class
 from ground_gate.report.formatting import (
     FAIL,
     bounds_of,
@@ -28,17 +29,13 @@ from ground_gate.report.formatting import (
     unit_verdict,
 )
 from ground_gate.report.html_evidence import (
-    CLOSEST,
-    EVIDENCE,
     NOTHING_SAID,
     QUOTED_CLOSEST,
     SourceMarks,
-    has_evidence,
     marked,
     response_spans,
     source_marks,
     tag,
-    verdict_class,
 )
 from ground_gate.report.html_filters import filters, start_status
 from ground_gate.report.html_page import esc

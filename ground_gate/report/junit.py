@@ -18,10 +18,9 @@ from collections.abc import Mapping
 
 from ground_gate.config.model import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.report.answers import answer_counts, answer_words
+from ground_gate.report.evidence_words import evidence_said
 from ground_gate.report.formatting import (
-    NOTHING_SAID,
     failure_text,
-    is_nothing_found,
     missed_text,
     probabilities,
     unit_verdict,
@@ -78,11 +77,10 @@ def _worst_unit(row: RowEntry) -> str | None:
     said = f'worst sentence ({name}, {unit_verdict(unit)}): "{text}"'
     if probabilities(unit):
         said += f" ({probabilities(unit)})"
-    quote = unit.get("evidence")
-    if is_nothing_found(quote):
-        said += f"; {NOTHING_SAID}"
-    elif quote:
-        said += f'; evidence: "{quote}"'
+    evidence = evidence_said(unit)
+    if evidence is not None:
+        what, quote = evidence
+        said += f'; {what}: "{quote}"' if quote else f"; {what}"
     return said
 
 

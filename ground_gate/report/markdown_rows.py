@@ -14,12 +14,11 @@ from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
 from ground_gate.report.changes import RowChange, ScoreChange, broke, moved_text
 from ground_gate.report.escape import cell, ident
+from ground_gate.report.evidence_words import evidence_said
 from ground_gate.report.formatting import (
     ARROW,
-    NOTHING_SAID,
     before_now,
     changed,
-    is_nothing_found,
     missed_text,
     probabilities,
     row_thresholds,
@@ -141,13 +140,13 @@ def row_thresholds_by_dataset(report: Report) -> dict[str, dict[str, ThresholdBo
 
 
 def _evidence(unit: UnitEntry) -> str:
-    """'; the judge's evidence: “...”', or that the source says nothing about it."""
-    quote = unit.get("evidence")
-    if not quote:
+    """'; the judge's evidence: “...”' (a supported or contradicted sentence's), '; closest
+    source sentence (supports nothing): “...”', or that the source says nothing about it."""
+    said = evidence_said(unit)
+    if said is None:
         return ""
-    if is_nothing_found(quote):
-        return f"; {NOTHING_SAID}"
-    return f"; the judge's evidence: \u201c{cell(quote)}\u201d"
+    what, quote = said
+    return f"; {what}: \u201c{cell(quote)}\u201d" if quote else f"; {what}"
 
 
 def _unit_lines(shown: ShownRow) -> list[str]:

@@ -551,3 +551,16 @@ def test_render_markdown__a_threshold_the_run_could_not_check_says_so_in_its_cel
     entry["passed"], entry["reason"] = None, "no baseline given: max_drop is not checked"
     line = next(x for x in render_markdown(r).splitlines() if x.startswith("| groundedness"))
     assert "\u26a0\ufe0f not checked" in line and "\u2705" not in line
+
+
+def test_render_markdown__a_quote_beside_a_sentence_not_in_the_source_is_not_called_evidence():
+    r = report()
+    unit = r["rows"][1]["metrics"]["groundedness"]["units"][0]  # unsupported
+    unit["evidence"] = "We ship within the EU."
+    line = next(x for x in render_markdown(r).splitlines() if x.startswith("- groundedness: "))
+    assert line.endswith(
+        "; closest source sentence (supports nothing): \u201cWe ship within the EU.\u201d"
+    )
+    unit["verdict"] = "supported"
+    line = next(x for x in render_markdown(r).splitlines() if x.startswith("- groundedness: "))
+    assert line.endswith("; the judge's evidence: \u201cWe ship within the EU.\u201d")

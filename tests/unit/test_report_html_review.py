@@ -18,9 +18,10 @@ from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.causes import causes
 from ground_gate.report.changes import broke
 from ground_gate.report.check_status import check_status, past_max_drop
+from ground_gate.report.evidence_words import CLOSEST, EVIDENCE
 from ground_gate.report.formatting import interval_level, mean_text
 from ground_gate.report.html import render_html
-from ground_gate.report.html_evidence import CLOSEST, EVIDENCE, source_marks
+from ground_gate.report.html_evidence import source_marks
 from ground_gate.report.html_scores import change_words, checks_said
 from ground_gate.stats import bootstrap_bounds, bootstrap_ci
 from tests.report_pages import SOURCE, synthetic_report
