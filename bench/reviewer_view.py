@@ -31,12 +31,13 @@ from tests.reviewer_scenario import scenario  # noqa: E402
 
 # Where the comment would link to (the action's post step finds the real address).
 PAGE_URL = "https://github.com/octo-org/octo-repo/actions/runs/1/artifacts/2"
-# A pull request's comment on github.com: the timeline column's width, GitHub's system fonts,
-# tables with cell borders, striped rows, details with a pointer. Written for this script.
+# A pull request's comment on github.com: the timeline column's width (the screen's on a
+# phone), GitHub's system fonts, tables with cell borders, striped rows, details with a
+# pointer. Written for this script.
 GITHUB_LIKE = """
 body{margin:0;background:#fff;color:#1f2328;font:14px/1.5 -apple-system,BlinkMacSystemFont,
 "Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
-.comment{width:760px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
+.comment{max-width:760px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
 .comment>header{background:#f6f8fa;border-bottom:1px solid #d1d9e0;padding:8px 16px;
 color:#59636e}.comment>main{padding:16px;overflow-wrap:break-word}
 h2{font-size:1.5em;border-bottom:1px solid #d1d9e0;padding-bottom:.3em;margin:0 0 16px}
@@ -87,7 +88,9 @@ def github_html(markdown: str) -> str:
         extensions=["table", "autolink", "strikethrough", "tagfilter"],
     )
     return (
-        f'<!DOCTYPE html><html><head><meta charset="utf-8"><style>{GITHUB_LIKE}</style>'
+        '<!DOCTYPE html><html><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'  # as GitHub's
+        f"<style>{GITHUB_LIKE}</style>"
         '</head><body><div class="comment"><header><b>github-actions</b> bot commented'
         f"</header><main>{body}</main></div></body></html>"
     )

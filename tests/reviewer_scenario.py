@@ -24,6 +24,7 @@ from typing import Any
 from ground_gate.config.model import Threshold
 from ground_gate.dataset_scores import summarise
 from ground_gate.gate import evaluate
+from ground_gate.provenance import Source
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.readback import baseline_scores
 from ground_gate.results import MetricResult, RowResult, UnitResult
@@ -196,9 +197,25 @@ def _report(pull_request: bool, baseline: dict[str, Any] | None) -> dict[str, An
         evidence_policy="shown",
         created_at=datetime(2026, 11, 24, 9 if pull_request else 8, tzinfo=UTC),
         texts={(r.dataset, r.sample_id): row_text(*t) for r, t in built},
+        source=SOURCES[pull_request],
     )
     report = build_report(record, gate)
     return dict(report)
+
+
+# where each run was made: the baseline on main, the pull request's on its branch
+SOURCES = {
+    False: Source(
+        "4f2c9e1d7a3b5c6e8f90a1b2c3d4e5f6a7b8c9d0",
+        "main",
+        "https://github.com/octo-org/octo-repo/actions/runs/812",
+    ),
+    True: Source(
+        "9b8a7c6d5e4f3a2b1c0d9e8f7a6b5c4d3e2f1a0b",
+        "shorter-answers",
+        "https://github.com/octo-org/octo-repo/actions/runs/815",
+    ),
+}
 
 
 def scenario() -> tuple[dict[str, Any], dict[str, Any]]:

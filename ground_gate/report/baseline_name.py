@@ -5,18 +5,21 @@ renderer escapes and links it its own way.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 
 from ground_gate.report.types import Report
 
 SHORT_SHA = 7
+RUN = re.compile(r"(https://[\w.-]+/[\w.-]+/[\w.-]+)/actions/runs/\d+")  # a GitHub run's
 
 
 @dataclass(frozen=True)
 class BaselineName:
     branch: str | None
     commit: str | None  # short
+    commit_url: str | None  # the commit on the forge its run names (GitHub: .../commit/<sha>)
     run_url: str | None
     age: str  # "2 days before this run"; "" when the dates cannot be read
     rows: int
@@ -41,10 +44,13 @@ def baseline_name(report: Report) -> BaselineName | None:
             judge["model"] if judge["model"] != model else f"{judge['model']} ({judge['provider']})"
         )
     commit = source["commit"] if source else None
+    run_url = source["run_url"] if source else None
+    repo = RUN.fullmatch(run_url) if run_url else None
     return BaselineName(
         branch=source["branch"] if source else None,
         commit=commit[:SHORT_SHA] if commit else None,
-        run_url=source["run_url"] if source else None,
+        commit_url=f"{repo[1]}/commit/{commit}" if repo and commit else None,
+        run_url=run_url,
         age=_age(ref["created_at"], report["created_at"]),
         rows=ref["rows"],
         status=ref["status"],

@@ -109,8 +109,11 @@ def _baseline_lines(report: Report) -> list[str]:
         return []
     where = ""
     if name.branch or name.commit:
-        at = " @ ".join(f"`{code(p, 80)}`" for p in (name.branch, name.commit) if p)
-        where = f" from {at}"
+        parts = [f"`{code(name.branch, 80)}`"] if name.branch else []
+        if name.commit:  # hexadecimal (the schema's pattern): nothing in it to escape
+            sha = name.commit if name.commit.isalnum() else code(name.commit, 12)
+            parts.append(f"[`{sha}`]({name.commit_url})" if name.commit_url else f"`{sha}`")
+        where = f" from {' @ '.join(parts)}"
     run = f" ([its run]({name.run_url}))" if name.run_url and _is_web(name.run_url) else ""
     age = f", made {name.age}" if name.age else ""
     lines = [

@@ -205,3 +205,23 @@ def test_carrier_lines__one_line_a_unit_and_shown_changes_left_out_only_when_sho
         "  - contradiction and groundedness come from “Shipping costs 9 euros everywhere.” "
         "*contradicted*, P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05"
     ]
+
+
+def test_render_markdown__the_baseline_named_by_branch_commit_run_and_age():
+    from tests.reviewer_scenario import scenario
+
+    baseline, report = scenario()
+    markdown = render_markdown(compare_rows(report, baseline))
+    assert (
+        "Compared with the baseline from `main` @ [`4f2c9e1`](https://github.com/octo-org/"
+        "octo-repo/commit/4f2c9e1d7a3b5c6e8f90a1b2c3d4e5f6a7b8c9d0) ([its run](https://github."
+        "com/octo-org/octo-repo/actions/runs/812)), made 1 hour before this run: 200 rows, "
+        "passed.\n"
+    ) in markdown
+    assert "judged by" not in markdown.split("| score")[0].split("Compared with")[1]
+    baseline["judge"] = {**baseline["judge"], "model": "gpt-4o"}
+    other = render_markdown(compare_rows(report, baseline))
+    assert (
+        "\u26a0\ufe0f The baseline was judged by `gpt-4o`, this run by `gpt-4o-mini`: a change "
+        "against it may be the judge's, not the pull request's.\n"
+    ) in other
