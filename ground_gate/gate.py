@@ -151,9 +151,8 @@ def _too_few(change: PairedChange) -> str:
         return "the baseline has no scored row of this score"
     if change.paired == 0:
         return f"no row id in common with the baseline's {change.in_baseline} scored row(s)"
-    return (
-        f"only {change.paired} row(s) in both runs, fewer than the {MIN_PAIRED} a comparison needs"
-    )
+    rows = f"{change.paired} row{'' if change.paired == 1 else 's'}"
+    return f"only {rows} in both runs, fewer than the {MIN_PAIRED} a comparison needs"
 
 
 def _bounds(

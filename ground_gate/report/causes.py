@@ -25,6 +25,7 @@ class Cause:
     scores: tuple[str, ...]  # the scores these rows newly fail, in name order
     rows: tuple[RowChange, ...]  # worst first
     numbers_vary: bool  # the rows say the sentences with other numbers
+    was_varies: bool  # the rows replaced different sentences (not only other numbers)
 
 
 def _said(change: RowChange) -> tuple[tuple[str, str], ...]:
@@ -37,14 +38,18 @@ def _was(change: RowChange) -> tuple[str, ...]:
     return tuple(u["text"] for c in changes_of(change.row) for u in c["before"])
 
 
+def _masked(text: str) -> str:
+    return NUMBER.sub("#", " ".join(text.split()).casefold())
+
+
 def _key(change: RowChange) -> tuple[object, ...]:
-    said = tuple((NUMBER.sub("#", " ".join(t.split()).casefold()), v) for t, v in _said(change))
+    said = tuple((_masked(t), v) for t, v in _said(change))
     return (said, tuple(s.score for s in change.scores))
 
 
 def causes(changes: Sequence[RowChange]) -> list[Cause]:
     """The rows that newly fail (changes.broke, worst first), grouped by what they now say
-    and what they fail; the group of the worst row first."""
+    and what they fail; the largest group first (of two alike, the one with the worst row)."""
     groups: dict[tuple[object, ...], list[RowChange]] = {}
     for change in changes:
         groups.setdefault(_key(change), []).append(change)
@@ -52,6 +57,7 @@ def causes(changes: Sequence[RowChange]) -> list[Cause]:
     for rows in groups.values():
         first = rows[0]
         texts = {tuple(t for t, _ in _said(r)) for r in rows}
+        replaced = {tuple(_masked(t) for t in _was(r)) for r in rows}
         out.append(
             Cause(
                 said=_said(first),
@@ -59,6 +65,7 @@ def causes(changes: Sequence[RowChange]) -> list[Cause]:
                 scores=tuple(s.score for s in first.scores),
                 rows=tuple(rows),
                 numbers_vary=len(texts) > 1,
+                was_varies=len(replaced) > 1,
             )
         )
-    return out
+    return sorted(out, key=lambda cause: -len(cause.rows))  # stable: worst first among ties

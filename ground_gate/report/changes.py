@@ -17,6 +17,7 @@ from ground_gate.config.model import ANSWERED_SIDES, LOWER_IS_BETTER
 from ground_gate.numbers import figure
 from ground_gate.report.baseline_rows import failing_before, is_compared, scores_before
 from ground_gate.report.formatting import bounds_of
+from ground_gate.report.selection import ShownRow, shown_rows
 from ground_gate.report.types import Report, RowEntry, ThresholdBounds
 
 Row = RowEntry
@@ -132,3 +133,11 @@ def moved_text(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
     bounds = [v for k, v in bounds_of(threshold)]
     was = "" if change.before is None else f"{figure(change.before, bounds)} \u2192 "
     return f"{was}now {other} {figure(value, [])} (whether its source holds the answer changed)"
+
+
+def worst_not_broken(report: Report, limit: int) -> list[ShownRow]:
+    """The worst rows the report shows (selection.shown_rows), leaving out the rows the pull
+    request broke (said once, with their cause): `limit` of the others at most."""
+    broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
+    shown = shown_rows(report, limit + len(broken))
+    return [s for s in shown if s.key not in broken][:limit]

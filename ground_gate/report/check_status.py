@@ -8,6 +8,7 @@ nor a failure, and it reads as what it is, with its own mark, never a check mark
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -57,3 +58,22 @@ def check_status(entry: ScoreEntry) -> CheckStatus:
     if entry["passed"] is None:
         return STATUSES["unchecked" if entry["threshold"] else "shown"]
     return STATUSES["noise" if past_max_drop(entry) else "pass"]
+
+
+def checks_said(entries: Sequence[ScoreEntry]) -> str:
+    """'3 of 6 checks failed', '1 of 2 checks failed, 1 passed only within noise', '6 of 6
+    checks passed, 1 of them only within noise': the
+    count the verdict rests on, in the words of its outcome; the same in the comment, the
+    page and the terminal."""
+    checked = [check_status(e) for e in entries if e["passed"] is not None]
+    failed = sum(s.kind == "fail" for s in checked)
+    noise = sum(s.kind == "noise" for s in checked)
+    if failed:
+        said = f"{failed} of {_checks(len(checked))} failed"
+        return said + (f", {noise} passed only within noise" if noise else "")
+    within = f", {noise} of them only within noise" if noise else ""
+    return f"{len(checked)} of {_checks(len(checked))} passed{within}"
+
+
+def _checks(count: int) -> str:
+    return f"{count} check{'' if count == 1 else 's'}"

@@ -20,13 +20,14 @@ from ground_gate.config.model import LOWER_IS_BETTER
 from ground_gate.numbers import bound, holds
 from ground_gate.report.answers import answer_counts, answer_words
 from ground_gate.report.baseline_name import baseline_name
+from ground_gate.report.check_status import checks_said
 from ground_gate.report.formatting import bounds_of, mean_text, plural
 from ground_gate.report.html_assets import SCRIPT, STYLE
 from ground_gate.report.html_broke import broke_section
 from ground_gate.report.html_evidence import marked, source_marks
 from ground_gate.report.html_page import content_security_policy, esc, page
 from ground_gate.report.html_rows import rows_section
-from ground_gate.report.html_scores import checks_said, scores_section
+from ground_gate.report.html_scores import scores_section
 from ground_gate.report.svg import FINE, Line, histogram, threshold_bins
 from ground_gate.report.types import Report, ScoreEntry
 

@@ -16,8 +16,14 @@ from collections.abc import Sequence
 
 from ground_gate.gate import worse_by
 from ground_gate.numbers import figure
-from ground_gate.report.check_status import check_status
-from ground_gate.report.formatting import interval_level, plural, score_cell, threshold_text
+from ground_gate.report.check_status import check_status, checks_said
+from ground_gate.report.formatting import (
+    interval_level,
+    mean_places,
+    plural,
+    score_cell,
+    threshold_text,
+)
 from ground_gate.report.html_page import esc
 from ground_gate.report.types import BaselineEntry, ScoreEntry
 
@@ -78,27 +84,10 @@ def _td(text: str, cls: str, label: str) -> str:
     return f'<td{classes} data-label="{esc(label)}">{esc(text)}</td>'
 
 
-def _interval(ci: Sequence[float] | None) -> str:
-    return f"{ci[0]:.3f} \u2013 {ci[1]:.3f}" if ci else "n/a"
-
-
-def checks_said(entries: Sequence[ScoreEntry]) -> str:
-    """'3 of 6 checks failed', '4 of 4 checks passed, 1 of them only within noise'."""
-    kinds = [check_status(e).kind for e in entries]
-    checked = [k for k in kinds if k not in ("shown", "unchecked")]
-    noun = "check" if len(checked) == 1 else "checks"
-    failed, noise = kinds.count("fail"), kinds.count("noise")
-    said = (
-        f"{failed} of {len(checked)} {noun} failed"
-        if failed
-        else f"{len(checked)} of {len(checked)} {noun} passed"
-    )
-    if noise:
-        said += (
-            f"; {noise} passed although the score dropped more than max_drop allows, as the "
-            "drop is not shown beyond noise"
-        )
-    return said
+def _interval(entry: ScoreEntry) -> str:
+    """The mean's 95% interval, its ends spelt as the mean is (formatting.mean_places)."""
+    ci, places = entry["ci95"], mean_places(entry)
+    return f"{ci[0]:.{places}f} \u2013 {ci[1]:.{places}f}" if ci else "n/a"
 
 
 def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
@@ -122,7 +111,7 @@ def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
             (mark + word, CLASSES[status.kind], heads[2]),
             (_mean_cell(e), "num", heads[3]),
             (threshold_text(e["threshold"]).strip(" ()") or "none", "bounds", heads[4]),
-            (_interval(e["ci95"]), "num", heads[5]),
+            (_interval(e), "num", heads[5]),
         ]
         if compared:
             change = e.get("baseline")

@@ -20,7 +20,7 @@ from ground_gate.metrics.invisible import INVISIBLE
 from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
 from ground_gate.report.baseline_name import baseline_name
-from ground_gate.report.check_status import NOISE, STATUSES, check_status
+from ground_gate.report.check_status import NOISE, STATUSES, check_status, checks_said
 from ground_gate.report.escape import cell, code, ident
 from ground_gate.report.formatting import (
     ARROW,
@@ -142,18 +142,6 @@ def _legend(report: Report) -> str:
     return " ".join(said)
 
 
-def checks_said(report: Report) -> str:
-    """'3 of 6 checks failed', '6 of 6 checks passed (1 only within noise)': the count the
-    verdict rests on, in the words of its outcome."""
-    checked = [check_status(e) for e in report["scores"] if e["passed"] is not None]
-    failed = sum(s.kind == "fail" for s in checked)
-    if failed:
-        return f"{failed} of {plural(len(checked), 'check')} failed"
-    noise = sum(s.kind == "noise" for s in checked)
-    within = f" ({noise} {NOISE} only because its drop is not shown beyond noise)" if noise else ""
-    return f"{len(checked)} of {plural(len(checked), 'check')} passed{within}"
-
-
 def _summary_line(report: Report, page_url: str | None) -> str:
     rows = sum(d["scored"] for d in report["datasets"])
     model = code(str(report["judge"].get("model", "?")), 80)
@@ -164,7 +152,7 @@ def _summary_line(report: Report, page_url: str | None) -> str:
     )
     datasets = plural(len(report["datasets"]), "dataset")
     stopped = ", on the rows scored before it stopped" if report["incomplete"] else ""
-    checks = checks_said(report) + stopped
+    checks = checks_said(report["scores"]) + stopped
     return f"{plural(rows, 'row')} in {datasets}, judged by `{model}`: {checks}.{page}"
 
 

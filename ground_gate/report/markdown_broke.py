@@ -30,7 +30,7 @@ def _names(rows: Sequence[RowChange], page_url: str | None) -> str:
     named = []
     for change in rows[:ROWS_NAMED]:
         row = change.row
-        name = f"{cell(row['dataset'], 60)}/{cell(row['id'], 80)}"
+        name = f"{cell(row['dataset'], 60)} / {cell(row['id'], 80)}"
         named.append(f"[{name}]({row_link(page_url, row)})" if page_url else name)
     more = f" and {len(rows) - ROWS_NAMED} more" if len(rows) > ROWS_NAMED else ""
     return ", ".join(named) + more
@@ -46,9 +46,14 @@ def _what(cause: Cause) -> str:
     if cause.said:
         said = "; ".join(f"{_quoted(t)} *{cell(v, 40)}*" for t, v in cause.said)
         vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
-        was = f", where the baseline said {_quoted(cause.was[0])}" if cause.was else ""
-        like = " or the like" if cause.was and not one else ""
-        return f"now {'says' if one else 'say'} {said}{vary}{was}{like}"
+        if cause.was_varies:
+            was = f", in place of sentences that differ (the first: {_quoted(cause.was[0])})"
+        elif cause.was:
+            like = " or the like" if not one else ""
+            was = f", where the baseline said {_quoted(cause.was[0])}{like}"
+        else:
+            was = ", added"
+        return f"now {'says' if one else 'say'} {said}{vary}{was}"
     if cause.was:
         return f"no longer {'says' if one else 'say'} {_quoted(cause.was[0])}"
     return f"{'says' if one else 'say'} what the baseline said: the verdict changed, not the answer"

@@ -12,7 +12,7 @@ from tabulate import tabulate
 from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES
 from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
-from ground_gate.report.changes import RowChange, ScoreChange, broke, moved_text
+from ground_gate.report.changes import RowChange, ScoreChange, moved_text, worst_not_broken
 from ground_gate.report.escape import cell, ident
 from ground_gate.report.evidence_words import evidence_said
 from ground_gate.report.formatting import (
@@ -25,7 +25,7 @@ from ground_gate.report.formatting import (
     row_values,
     unit_verdict,
 )
-from ground_gate.report.selection import ShownRow, carriers, shown_rows
+from ground_gate.report.selection import ShownRow, carriers
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
 
 Row = RowEntry
@@ -96,8 +96,9 @@ def carrier_lines(
     for named, unit in by_unit.values():
         said = probabilities(unit)
         said = f", {said}" if said else ""
-        verb = "comes" if len(named) == 1 else "come"
-        lines.append(f"{indent}- {' and '.join(named)} {verb} from {_unit_said(unit)}{said}")
+        lines.append(
+            f"{indent}- the sentence behind {' and '.join(named)}: {_unit_said(unit)}{said}"
+        )
     return lines
 
 
@@ -164,9 +165,6 @@ def _unit_lines(shown: ShownRow) -> list[str]:
     return lines
 
 
-STANDING = {"new": "new since the baseline", "before": "already failing in the baseline"}
-
-
 def _scores_text(row: Row, thresholds: Mapping[str, ThresholdBounds | None]) -> str:
     parts = []
     before = scores_before(row)
@@ -182,8 +180,7 @@ def _scores_text(row: Row, thresholds: Mapping[str, ThresholdBounds | None]) -> 
 def worst_rows(report: Report, limit: int, page_url: str | None = None) -> list[str]:
     """The worst rows with the sentences that explain them. Against a baseline, only the
     rows that failed there too: the rows this pull request broke are said above, once."""
-    broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
-    ranked = [s for s in shown_rows(report, limit) if s.key not in broken]
+    ranked = worst_not_broken(report, limit)
     if not ranked:
         return []
     compared = is_compared(report)

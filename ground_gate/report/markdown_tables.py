@@ -6,7 +6,12 @@ from __future__ import annotations
 from tabulate import tabulate
 
 from ground_gate.report.escape import cell, ident
-from ground_gate.report.formatting import interval_level, mean_places, mean_text
+from ground_gate.report.formatting import (
+    interval_level,
+    mean_places,
+    mean_text,
+    threshold_text,
+)
 from ground_gate.report.types import Report, ScoreEntry, UsageCounts
 
 BASELINE_NOTE = (
@@ -25,13 +30,18 @@ def _baseline_cells(entry: ScoreEntry, places: int) -> list[str]:
     delta, interval, before = change["delta"], change["interval"], change["before"]
     return [
         "n/a" if before is None else f"{before:.{places}f}",
-        "n/a" if delta is None else f"{delta:+.3f}",
+        "n/a" if delta is None else _delta(delta),
         "n/a"
         if interval is None
         else f"{interval[0]:+.3f} \u2013 {interval[1]:+.3f} "
         f"({interval_level(change['confidence'])})",
         f"{change['paired']} / {change['in_baseline']}",
     ]
+
+
+def _delta(delta: float) -> str:
+    """'+0.039', '-0.055'; 'no change' where three decimals show none (never '-0.000')."""
+    return "no change" if round(delta, 3) == 0 else f"{delta:+.3f}"
 
 
 def score_details(report: Report) -> list[str]:
@@ -45,6 +55,7 @@ def score_details(report: Report) -> list[str]:
         line = [
             cell(e["dataset"], 60),
             ident(e["score"]),
+            threshold_text(e["threshold"]).strip(" ()") or "none",
             mean_text(e),
             f"{ci[0]:.{places}f} \u2013 {ci[1]:.{places}f}" if ci else "n/a",
             str(e["n"]),
@@ -54,7 +65,8 @@ def score_details(report: Report) -> list[str]:
         if compared:
             line += _baseline_cells(e, places)
         rows.append(line)
-    headers = ["dataset", "score", "mean", "95% interval", "rows scored", "errors", "no claims"]
+    headers = ["dataset", "score", "threshold", "mean", "95% interval", "rows scored", "errors"]
+    headers.append("no claims")
     if compared:
         headers += ["baseline", "change", "interval of the change", "rows in both / baseline"]
     table = tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)

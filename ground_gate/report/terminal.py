@@ -30,8 +30,8 @@ from ground_gate.report.anchors import row_key
 from ground_gate.report.answers import answer_counts, answer_parts
 from ground_gate.report.baseline_name import baseline_name
 from ground_gate.report.baseline_rows import is_compared
-from ground_gate.report.changes import broke, fixed, moved_text, standing
-from ground_gate.report.check_status import FAIL, STATUSES, WARN, check_status
+from ground_gate.report.changes import broke, fixed, moved_text, worst_not_broken
+from ground_gate.report.check_status import FAIL, STATUSES, WARN, check_status, checks_said
 from ground_gate.report.escape import visible
 from ground_gate.report.formatting import (
     before_now,
@@ -42,13 +42,12 @@ from ground_gate.report.formatting import (
     score_cell,
     threshold_text,
 )
-from ground_gate.report.selection import carriers, shown_rows
+from ground_gate.report.selection import carriers
 from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
 
 ROWS_SHOWN = 5
 MIN_WIDTH = 40
 MIN_TEXT = 24  # the narrowest a wrapped text may get: a deeper hanging indent is given up
-STANDING = {"new": "new", "before": "failing before too"}
 VERDICT = {"passed": "PASSED", "failed": "FAILED", "incomplete": "INCOMPLETE"}
 # a dataset's checks, failing first
 ORDER = {"fail": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
@@ -280,17 +279,17 @@ def _broke(report: Report) -> list[tuple[str, str, int]]:
 
 
 def _worst(report: Report) -> list[tuple[str, str, int]]:
-    failing = [s for s in shown_rows(report, ROWS_SHOWN) if s.row["failing"]]
+    # the rows the change broke are said above, under "what this change broke"
+    failing = [s for s in worst_not_broken(report, ROWS_SHOWN) if s.row["failing"]]
     if not failing:
         return []
     compared = is_compared(report)
-    out = [("", "", 0), ("", "Worst rows:", 2)]
+    what = "Rows that failed in the baseline too:" if compared else "Worst rows:"
+    out = [("", "", 0), ("", what, 2)]
     for s in failing:
         row = s.row
-        mark = standing(row, compared)
-        note = f" ({STANDING[mark]})" if mark else ""
         scores = ", ".join(_text(f) for f in row["failing"])
-        out.append((f"  {FAIL} ", f"{_text(row_key(row))}{note}: fails {scores}", 5))
+        out.append((f"  {FAIL} ", f"{_text(row_key(row))}: fails {scores}", 5))
         by_unit: dict[int, tuple[list[str], UnitEntry]] = {}
         for score, unit in carriers(row, row["failing"]):
             by_unit.setdefault(id(unit), ([], unit))[0].append(score)
@@ -311,12 +310,11 @@ def _written(paths: Sequence[tuple[str, str]]) -> list[tuple[str, str, int]]:
 
 
 def verdict_line(report: Report, exit_code: int) -> str:
-    """'FAILED (exit 1): 4 of 6 checks passed'; a run that did not finish says why, whole,
-    at the end (the last line read)."""
-    checked = [e for e in report["scores"] if e["passed"] is not None]
-    passed = sum(1 for e in checked if e["passed"])
-    said = f"{VERDICT.get(report['status'], report['status'])} (exit {exit_code}): {passed} of "
-    said += f"{_count(len(checked), 'check')} passed"
+    """'FAILED (exit 1): 2 of 6 checks failed', 'PASSED (exit 0): 6 of 6 checks passed' (the
+    count the verdict rests on, as the comment says it); a run that did not finish says why,
+    whole, at the end (the last line read)."""
+    said = f"{VERDICT.get(report['status'], report['status'])} (exit {exit_code}): "
+    said += checks_said(report["scores"])
     if report["incomplete"]:
         said += f"; the run did not finish: {_text(report['incomplete'])}"
     return said

@@ -49,7 +49,10 @@ RENDERERS: dict[str, Callable[[Report], str]] = {
     "md": render_markdown,
     "html": render_html,
     "xml": render_junit,
-    "txt": lambda report: render_terminal(report, width=100, exit_code=1),
+    # the exit code `run` gives the report: 0 when it passed
+    "txt": lambda report: render_terminal(
+        report, width=100, exit_code=0 if report["passed"] else 1
+    ),
 }
 
 

@@ -291,7 +291,7 @@ def test_baseline_gate__per_dataset_thresholds(tmp_path: Path):
 @pytest.mark.parametrize(
     ("before", "reason"),
     [
-        ({"r000": 0.9}, "only 1 row(s) in both runs, fewer than the 2 a comparison needs"),
+        ({"r000": 0.9}, "only 1 row in both runs, fewer than the 2 a comparison needs"),
         ({"old-1": 0.9, "old-2": 0.8}, "no row id in common with the baseline's 2 scored row(s)"),
         ({}, "the baseline has no scored row of this score"),
     ],
@@ -334,7 +334,7 @@ def test_baseline_gate__max_drop_alone_is_decided_by_the_baseline():
     too_few = only(gate(run(BASELINE), run({"r001": 0.9}), threshold))
     assert (too_few.passed, too_few.reason) == (
         None,
-        "only 1 row(s) in both runs, fewer than the 2 a comparison needs: max_drop 0.05 is not checked",
+        "only 1 row in both runs, fewer than the 2 a comparison needs: max_drop 0.05 is not checked",
     )
 
 

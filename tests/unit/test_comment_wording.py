@@ -49,7 +49,7 @@ def test_wording__one_spelling_per_number():
             for x in details.splitlines()
             if re.match(rf"\| {entry['dataset']} +\| {entry['score']} ", x)
         )
-        mean = line.split("|")[3].strip()
+        mean = line.split("|")[4].strip()
         cells = next(x for x in table if x.startswith(f"| {entry['score']} ")).split("|")
         column = next(i for i, c in enumerate(columns) if c.startswith(entry["dataset"]))
         assert re.search(rf"(\u2192 |^\S+ ){re.escape(mean)}( |$)", cells[column].strip()), (

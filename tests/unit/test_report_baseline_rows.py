@@ -140,7 +140,7 @@ EXPECTED_BROKE = """### What this pull request broke: 2 rows newly fail
 - **support / r1**: contradiction 0.02 → 0.32 > 0.20, groundedness 0.95 → 0.35 < 0.70
   - was “Shipping is free within the EU.” *supported* → now “Shipping costs 9 euros everywhere.” *contradicted*; “Every order includes a gift.” *not in source*
 - **support / r4**: contradiction 0.02 → 0.22 > 0.20
-  - contradiction comes from “Shipping is free within the EU.” *supported*, P(supported) 0.55, P(contradicted) 0.42, P(not in source) 0.03
+  - the sentence behind contradiction: “Shipping is free within the EU.” *supported*, P(supported) 0.55, P(contradicted) 0.42, P(not in source) 0.03
 
 Fixed: 1 row passes what it failed in the baseline: **support / r5** (groundedness 0.06 → 0.95).
 """
@@ -202,7 +202,7 @@ def test_carrier_lines__one_line_a_unit_and_shown_changes_left_out_only_when_sho
     r1 = now["rows"][0]
     assert carrier_lines(r1, ["contradiction", "groundedness"]) == []  # its changes say it
     assert carrier_lines(r1, ["contradiction", "groundedness"], changes_shown=False) == [
-        "  - contradiction and groundedness come from “Shipping costs 9 euros everywhere.” "
+        "  - the sentence behind contradiction and groundedness: “Shipping costs 9 euros everywhere.” "
         "*contradicted*, P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05"
     ]
 

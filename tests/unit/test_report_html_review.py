@@ -17,12 +17,12 @@ from ground_gate.report.anchors import row_key
 from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.causes import causes
 from ground_gate.report.changes import broke
-from ground_gate.report.check_status import check_status, past_max_drop
+from ground_gate.report.check_status import check_status, checks_said, past_max_drop
 from ground_gate.report.evidence_words import CLOSEST, EVIDENCE
 from ground_gate.report.formatting import interval_level, mean_text
 from ground_gate.report.html import render_html
 from ground_gate.report.html_evidence import source_marks
-from ground_gate.report.html_scores import change_words, checks_said
+from ground_gate.report.html_scores import change_words
 from ground_gate.stats import bootstrap_bounds, bootstrap_ci
 from tests.report_pages import SOURCE, synthetic_report
 from tests.reviewer_scenario import scenario
@@ -130,10 +130,7 @@ def test_scores__intervals_are_labelled_with_their_true_level():
 
 def test_headline__checks_counted_in_plain_words():
     report = against_baseline()[0]
-    assert checks_said(report["scores"]) == (
-        "1 of 2 checks failed; 1 passed although the score dropped more than max_drop "
-        "allows, as the drop is not shown beyond noise"
-    )
+    assert checks_said(report["scores"]) == "1 of 2 checks failed, 1 passed only within noise"
     passing = [e for e in report["scores"] if e["passed"] is not False]
     assert checks_said(passing).startswith("1 of 1 check passed")
 

@@ -2,8 +2,10 @@
 wrapped at the width, never cut, so a quoted sentence and a failing check's threshold read
 whole; the verdict last, with an unfinished run's cause whole, under one line for the checks
 that share a reason; every check's score shown, passing or not, with its status's mark and
-words (check_status) and its number spelled as formatting.score_cell spells it; "N of M
-checks passed"; data inert."""
+words (check_status) and its number spelled as formatting.score_cell spells it; each
+dataset's "N of M checks passed", and the verdict's count as the comment says it
+(check_status.checks_said: the failures of a failed run, never "0 of M failed"); data
+inert."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from typing import Any
 import pytest
 
 from ground_gate.report.baseline_rows import compare_rows
-from ground_gate.report.check_status import check_status
+from ground_gate.report.check_status import check_status, checks_said
 from ground_gate.report.formatting import score_cell
 from ground_gate.report.terminal import columns, render_terminal, verdict_line, wrap
 from tests.reviewer_scenario import scenario
@@ -57,18 +59,13 @@ def test_terminal__the_changed_rows_wrapped_at_80_with_the_verdict_last():
         "  support/r4: contradiction 0.02 \u2192 0.22 > 0.20\n"
         "Fixed: 1 row passes what it failed in the baseline\n"
         "\n"
-        "Worst rows:\n"
-        "  \u274c support/r3 (failing before too): fails groundedness\n"
+        "Rows that failed in the baseline too:\n"
+        "  \u274c support/r3: fails groundedness\n"
         "      groundedness: not in source: \u201cEvery order includes a gift.\u201d\n"
-        "  \u274c support/r1 (new): fails contradiction, groundedness\n"
-        "      contradiction, groundedness: contradicted: \u201cShipping costs 9 euros\n"
-        "        everywhere.\u201d\n"
-        "  \u274c support/r4 (new): fails contradiction\n"
-        "      contradiction: supported: \u201cShipping is free within the EU.\u201d\n"
         "\n"
         "Reports: page out/report.html\n"
         "\n"
-        "FAILED (exit 1): 1 of 2 checks passed\n"
+        "FAILED (exit 1): 1 of 2 checks failed\n"
     )
 
 
@@ -182,7 +179,7 @@ def test_terminal__an_unfinished_run_ends_on_its_cause_whole_under_one_line_for_
     verdict = text.rstrip("\n").split("\n\n")[-1]  # the verdict, last, after a blank line
     assert joined(verdict) == verdict_line(stopped, 2)
     assert verdict_line(stopped, 2) == (
-        f"INCOMPLETE (exit 2): 3 of 7 checks passed; the run did not finish: {CAUSE}"
+        f"INCOMPLETE (exit 2): 4 of 7 checks failed; the run did not finish: {CAUSE}"
     )
     assert joined(text).endswith(CAUSE)  # the cause whole, on the last lines
     assert text.splitlines()[-1] == "  (after 3 attempts)"
@@ -190,10 +187,12 @@ def test_terminal__an_unfinished_run_ends_on_its_cause_whole_under_one_line_for_
 
 
 @pytest.mark.parametrize("report", [pull_request, lambda: scenario()[0]])
-def test_terminal__counts_the_checks_that_passed_never_those_that_failed(report):
-    text = render_terminal(report(), width=80, exit_code=1)
+def test_terminal__the_verdict_counts_as_the_comment_does_never_0_failed(report):
+    built = report()
+    text = render_terminal(built, width=80, exit_code=0 if built["passed"] else 1)
     assert "check(s)" not in text and "row(s)" not in text
-    assert " checks failed" not in text and "0 of " not in text.splitlines()[-1]
+    assert text.splitlines()[-1].endswith(": " + checks_said(built["scores"]))
+    assert " 0 of " not in text.splitlines()[-1]
 
 
 def test_terminal__data_cannot_send_escape_sequences_and_lines_fit():
