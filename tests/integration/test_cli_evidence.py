@@ -107,7 +107,8 @@ def invoke(config: Path) -> tuple[Any, dict[str, Any], str]:
 
 SHOWN = re.compile(
     r"^- groundedness: \u201c(?P<text>.*?)\u201d \*(?P<verdict>.*?)\*(?: \(.*?\))?"
-    r"(?:; the judge's evidence: \u201c(?P<quote>.*)\u201d|; (?P<none>the source says nothing about this))?$"
+    r"(?:; (?:the judge's evidence|closest source sentence \(supports nothing\)): "
+    r"\u201c(?P<quote>.*)\u201d|; (?P<none>the source says nothing about this))?$"
 )
 
 

@@ -111,7 +111,7 @@ def test_run__at_80_columns_a_failed_run_reads_its_checks_and_invented_sentence_
         code, printed = at_terminal("run", "-c", str(config), cwd=tmp_path, width=80)
     lines = screen(printed)
     assert code == 1, printed
-    assert lines[-1] == "FAILED (exit 1): 0 of 2 checks passed"
+    assert lines[-1] == "FAILED (exit 1): 2 of 2 checks failed"
     assert all(columns(line) <= 80 for line in drawn(printed)), printed
     assert "\u2026" not in printed  # nothing cut
     assert "Worst rows:" in lines
