@@ -15,7 +15,7 @@ sentences or claims, else faithfulness's statements) are aligned by their text
 from __future__ import annotations
 
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ground_gate.report.types import (
     ChangedUnit,
@@ -158,6 +158,22 @@ def response_before(row: RowEntry) -> str | None:
     """The baseline's response, when it differs from the row's."""
     before = row.get("baseline")
     return before.get("response") if before else None
+
+
+def changed_sentences(row: RowEntry, said: Callable[[ChangedUnit], str]) -> list[str]:
+    """Each run of sentences the pull request changed in the row's response, in words: 'was
+    X → now Y', 'added Y' or 'removed X', each unit worded by `said` (a renderer's)."""
+    out = []
+    for change in changes_of(row):
+        before = "; ".join(said(u) for u in change["before"])
+        after = "; ".join(said(u) for u in change["after"])
+        if before and after:
+            out.append(f"was {before} \u2192 now {after}")
+        elif after:
+            out.append(f"added {after}")
+        else:
+            out.append(f"removed {before}")
+    return out
 
 
 def rows_with_changes(report: Report) -> Sequence[RowEntry]:

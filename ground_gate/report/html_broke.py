@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ground_gate.report.anchors import row_link
-from ground_gate.report.baseline_rows import changes_of, is_compared
+from ground_gate.report.baseline_rows import changed_sentences, is_compared
 from ground_gate.report.causes import Cause, causes
 from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, moved_text
 from ground_gate.report.evidence_words import verdict_class
@@ -56,17 +56,7 @@ def _row_line(change: RowChange, thresholds: Mapping[str, ThresholdBounds | None
 
 def _changes(row: RowEntry) -> list[str]:
     """The sentences the pull request changed in the row's response, old and new."""
-    out = []
-    for change in changes_of(row):
-        before = "; ".join(_unit(u) for u in change["before"])
-        after = "; ".join(_unit(u) for u in change["after"])
-        if before and after:
-            out.append(f"was {before} \u2192 now {after}")
-        elif after:
-            out.append(f"added {after}")
-        else:
-            out.append(f"removed {before}")
-    return out
+    return changed_sentences(row, _unit)
 
 
 def _quoted(text: str) -> str:

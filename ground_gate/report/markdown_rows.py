@@ -11,7 +11,13 @@ from tabulate import tabulate
 
 from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES
 from ground_gate.report.anchors import row_link
-from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
+from ground_gate.report.baseline_rows import (
+    changed_sentences,
+    changes_of,
+    is_compared,
+    response_before,
+    scores_before,
+)
 from ground_gate.report.changes import RowChange, ScoreChange, moved_text, worst_not_broken
 from ground_gate.report.escape import cell, ident
 from ground_gate.report.evidence_words import evidence_said
@@ -67,17 +73,7 @@ def _changed_said(unit: ChangedUnit) -> str:
 def change_lines(row: Row, indent: str = "  ") -> list[str]:
     """The sentences the pull request changed in the row's response: the baseline's, then
     what replaced it, each with its verdict."""
-    lines = []
-    for change in changes_of(row):
-        before = "; ".join(_changed_said(u) for u in change["before"])
-        after = "; ".join(_changed_said(u) for u in change["after"])
-        if before and after:
-            lines.append(f"{indent}- was {before} {ARROW} now {after}")
-        elif after:
-            lines.append(f"{indent}- added {after}")
-        else:
-            lines.append(f"{indent}- removed {before}")
-    return lines
+    return [f"{indent}- {line}" for line in changed_sentences(row, _changed_said)]
 
 
 def carrier_lines(
