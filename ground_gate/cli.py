@@ -9,16 +9,16 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
 import click
 
 from ground_gate import __version__
+from ground_gate.cli_init import init
 from ground_gate.cli_options import (
     STDOUT,
-    F,
+    ProjectGroup,
     config_option,
     echo_err,
     file_only,
@@ -37,37 +37,12 @@ if TYPE_CHECKING:  # each command imports what it runs when it runs: --version a
     from ground_gate.datasets.shards import Shard
 
 
-class Commands(click.Group):
+class Commands(ProjectGroup):
     """The commands, `models` loaded when it is named (or listed by --help): --version
     reads nothing but the version."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*super().list_commands(ctx), "models"})
-
-    def main(
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        """click's own errors (an unknown option, a bad value) printed as the project's are,
-        `ground-gate: error: ...` on one line and a pointer to the help, with click's exit
-        code (2 for a usage error); Ctrl-C outside a command still says "Aborted!"."""
-        if not standalone_mode:
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except click.exceptions.Abort:
-            echo_err("Aborted!")
-            sys.exit(1)
-        except click.ClickException as exc:
-            echo_err(f"ground-gate: error: {exc.format_message()}")
-            if isinstance(exc, click.UsageError) and exc.ctx is not None:
-                echo_err(f"Try '{exc.ctx.command_path} -h' for help.")
-            sys.exit(exc.exit_code)
-        sys.exit(code if isinstance(code, int) else 0)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         if cmd_name == "models" and "models" not in self.commands:
@@ -305,109 +280,6 @@ def schema() -> None:
     click.echo(schema_text())
 
 
-def _column_option(role: str, names: str) -> Callable[[F], F]:
-    return click.option(
-        f"--{role}-column", metavar="NAME", help=f"The column holding the {role} {names}."
-    )
-
-
-@cli.command()
-@click.option(
-    "--data",
-    type=click.Path(path_type=Path),
-    required=True,
-    help="Your rows: a .jsonl, .json or .csv file, committed to the repository.",
-)
-@click.option(
-    "-c",
-    "--config",
-    "config_path",
-    type=click.Path(path_type=Path),
-    default=Path("ground-gate.yml"),
-    show_default=True,
-    help="Where to write the config.",
-)
-@click.option(
-    "--workflow",
-    type=click.Path(path_type=Path),
-    default=Path(".github/workflows/ground-gate.yml"),
-    show_default=True,
-    help="Where to write the pull request workflow (from the repository's root).",
-)
-@click.option("--no-workflow", is_flag=True, help="Write the config only.")
-@_column_option("id", "(default: guessed; none: row-1, row-2, ...)")
-@_column_option("question", "(default: guessed; none: judged against the source alone)")
-@_column_option("context", "(the source; default: guessed)")
-@_column_option("response", "(the answer or summary to judge; default: guessed)")
-@click.option(
-    "--judge",
-    "judge_kind",
-    type=click.Choice(["local", "openai"]),
-    help="local: the embedded model, no key (the default with no --base-url); openai: "
-    "OpenAI's API, or any OpenAI-compatible server with --base-url.",
-)
-@click.option("--model", help="The judge's model (default: gpt-4o-mini, or the local 1.5B).")
-@click.option("--base-url", help="An OpenAI-compatible server, e.g. http://HOST:PORT/v1.")
-@click.option(
-    "--api-key-env",
-    metavar="VAR",
-    help="The NAME of the variable holding the judge's key (default: OPENAI_API_KEY).",
-)
-@click.option("--no-api-key", is_flag=True, help="The server needs no key.")
-@click.option("--name", help="The dataset's name in reports (default: the data file's name).")
-@click.option(
-    "--action",
-    "action_ref",
-    help="The workflow's `uses:` of ground-gate's action (default: OWNER/ground-gate@v1).",
-)
-@click.option("--force", is_flag=True, help="Overwrite the config and workflow if they exist.")
-@user_errors
-def init(
-    data: Path,
-    config_path: Path,
-    workflow: Path,
-    no_workflow: bool,
-    id_column: str | None,
-    question_column: str | None,
-    context_column: str | None,
-    response_column: str | None,
-    judge_kind: Literal["local", "openai"] | None,
-    model: str | None,
-    base_url: str | None,
-    api_key_env: str | None,
-    no_api_key: bool,
-    name: str | None,
-    action_ref: str | None,
-    force: bool,
-) -> None:
-    """Write a starter config and pull request workflow for your own rows: their columns
-    guessed (or named with --*-column), every row checked, no file overwritten without
-    --force. Run it from the repository's root."""
-    from ground_gate.commands.init import ACTION, InitOptions, initialise
-
-    given = {
-        "id": id_column,
-        "question": question_column,
-        "context": context_column,
-        "response": response_column,
-    }
-    options = InitOptions(
-        data=data,
-        config=config_path,
-        workflow=None if no_workflow else workflow,
-        columns={role: column for role, column in given.items() if column is not None},
-        judge=judge_kind,
-        model=model,
-        base_url=base_url,
-        api_key_env=api_key_env,
-        no_api_key=no_api_key,
-        name=name,
-        action=action_ref or ACTION,
-        force=force,
-    )
-    initialise(options, click.echo)
-
-
 @cli.command()
 @config_option
 @click.option(
@@ -456,6 +328,9 @@ def action() -> None:
     from ground_gate.action import run_action
 
     sys.exit(run_action(os.environ, echo_err))
+
+
+cli.add_command(init)
 
 
 def main() -> None:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
 from typing import Any, TypeVar
@@ -37,6 +37,35 @@ def user_errors(func: F) -> F:
             sys.exit(EXIT_ERROR)
 
     return wrapper  # type: ignore[return-value]
+
+
+class ProjectGroup(click.Group):
+    """A command group whose click errors print as every error of the project does."""
+
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """click's own errors (an unknown option, a bad value) printed as the project's are,
+        `ground-gate: error: ...` on one line and a pointer to the help, with click's exit
+        code (2 for a usage error); Ctrl-C outside a command still says "Aborted!"."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.Abort:
+            echo_err("Aborted!")
+            sys.exit(1)
+        except click.ClickException as exc:
+            echo_err(f"ground-gate: error: {exc.format_message()}")
+            if isinstance(exc, click.UsageError) and exc.ctx is not None:
+                echo_err(f"Try '{exc.ctx.command_path} -h' for help.")
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else 0)
 
 
 config_option = click.option(
