@@ -1,7 +1,8 @@
 """Rows that newly fail alike, said once: the same sentences now said (their numbers aside)
 with the same verdicts, failing the same scores. "20 rows newly fail, all adding 'It attracts
-famous celebrities every winter.'" reads in one line what twenty lines repeat. Read by the
-comment and the page alike. Pure.
+famous celebrities every winter.'" reads in one line what twenty lines repeat. A row that
+newly fails an answers score (a decline) stands alone: its whole answer, old and new, is what
+to read. Read by the comment and the page alike. Pure.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ground_gate.config.model import ANSWERED_SIDES
 from ground_gate.report.baseline_rows import changes_of
 from ground_gate.report.changes import RowChange
 
@@ -43,6 +45,10 @@ def _masked(text: str) -> str:
 
 
 def _key(change: RowChange) -> tuple[object, ...]:
+    if any(s.score in ANSWERED_SIDES for s in change.scores):
+        # a row that now declines (or answers what its source cannot): its whole answer, old
+        # and new, is what a reviewer reads, so it stands alone
+        return ("row", change.row["dataset"], change.row["id"])
     said = tuple((_masked(t), v) for t, v in _said(change))
     return (said, tuple(s.score for s in change.scores))
 

@@ -131,7 +131,7 @@ def test_demo_declines__the_baseline_beside_the_declines_names_each_with_its_old
     _, declining = runs("declines")
     markdown = render_markdown(compare_rows(declining, honest))
     assert "declined 8 of 10 questions its sources answer (the baseline declined 0)" in markdown
-    assert "### What this pull request broke: 8 row(s) newly fail" in markdown
+    assert "### What this pull request broke: 8 rows newly fail" in markdown
     assert "  - said \u201cThe Aero 3 vacuums and mops in one run: it has" in markdown
 
 

@@ -286,3 +286,14 @@ def test_units_table__an_answers_verdict_beside_judged_sentences_shows_its_proba
     assert '<span class="muted">P(holds information) 0.38</span>' in table  # it has no score
     assert '<td class="num" data-label="score">0.81</td>' in table
     assert "P(answered) 0.81" not in table  # its score is in the column
+
+
+def test_what_broke__each_decline_stands_alone_with_its_old_answer():
+    """Rows that newly decline are not grouped by cause: each shows the answer it replaced."""
+    before = dict(BEFORE, battery=("It runs for 120 minutes.", 0.9, 0.9))
+    now = dict(NOW, battery=("I'm sorry, I can't help with that.", 0.05, 0.9))
+    markdown = render_markdown(compare_rows(report(now), report(before)))
+    assert "- **aero / battery**: answered 0.90 \u2192 0.05 < 0.70\n" in markdown
+    assert "  - said \u201cIt runs for 120 minutes.\u201d \u2192 now \u201cI'm sorry" in markdown
+    assert "- **aero / dock**: answered 0.85 \u2192 0.05 < 0.70\n" in markdown
+    assert "rows** now say" not in markdown
