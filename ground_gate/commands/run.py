@@ -37,12 +37,20 @@ from ground_gate.record import (
     RunRecord,
     ShardPlace,
     costs_at,
-    verdicts,
 )
-from ground_gate.report.json_report import build_report, row_text
-from ground_gate.report.selection import shown_rows
+from ground_gate.report.changes import shown_units_rows
+from ground_gate.report.json_report import row_text
+from ground_gate.report.selection import DEFAULT_WORST_ROWS
 from ground_gate.report.types import Report
-from ground_gate.report_files import Echo, Outcome, ReportFiles, finish, read_report, write_files
+from ground_gate.report_files import (
+    Echo,
+    Outcome,
+    ReportFiles,
+    finish,
+    judged,
+    read_report,
+    write_files,
+)
 from ground_gate.runner import RunResult, rows_at_once, score_all
 from ground_gate.targets import RESPONSES_FILE, target_inputs
 from ground_gate.workload import Work, select_work
@@ -246,18 +254,19 @@ def answered(job: Job, env: Mapping[str, str], echo: Echo) -> Job:
 def evidence_step(
     job: Job, judge: Judge, info: Mapping[str, Any]
 ) -> Callable[[RunResult], Awaitable[EvidenceResult]] | None:
-    """With `evidence: shown`: once every row is scored, gate and rank them as the report
-    will, then quote evidence for the groundedness units its Worst rows show
-    (report.selection decides both, so they cannot disagree)."""
+    """With `evidence: shown`: once every row is scored, gate, compare and rank them as the
+    report will, then quote evidence for the groundedness units the report's renderers show
+    (report.changes.shown_units_rows decides for both, so they cannot disagree)."""
     grounded = next((m for m in job.metrics if isinstance(m, Groundedness)), None)
     if job.evidence_policy != "shown" or grounded is None:
         return None
     samples = {(name, s.id): s for name, rows in job.work for s in rows}
 
     async def quote_shown(result: RunResult) -> EvidenceResult:
-        # the rows ranked as the report will rank them (its texts left out: not needed here)
+        # the rows ranked, and compared with the baseline, as the report will rank and compare
+        # them (its texts left out: not needed here)
         record = replace(job.record(result, info, None, None), texts={})
-        shown = shown_rows(build_report(record, verdicts(record)))
+        shown = shown_units_rows(judged(record, job.baseline), DEFAULT_WORST_ROWS)
         wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
         return await add_evidence(
             result,

@@ -141,3 +141,12 @@ def worst_not_broken(report: Report, limit: int) -> list[ShownRow]:
     broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
     shown = shown_rows(report, limit + len(broken))
     return [s for s in shown if s.key not in broken][:limit]
+
+
+def shown_units_rows(report: Report, limit: int) -> list[ShownRow]:
+    """Every row whose units a renderer shows: the worst rows (the page's and the terminal's),
+    and against a baseline the worst of the others (the comment's rows that failed in the
+    baseline too); the rows evidence is quoted for (`evidence: shown`)."""
+    shown = shown_rows(report, limit)
+    keys = {s.key for s in shown}
+    return shown + [s for s in worst_not_broken(report, limit) if s.key not in keys]

@@ -225,3 +225,15 @@ def test_render_markdown__the_baseline_named_by_branch_commit_run_and_age():
         "\u26a0\ufe0f The baseline was judged by `gpt-4o`, this run by `gpt-4o-mini`: a change "
         "against it may be the judge's, not the pull request's.\n"
     ) in other
+
+
+def test_shown_units_rows__the_worst_rows_and_the_worst_of_those_not_broken():
+    """Evidence is quoted for every row a renderer shows: the worst rows (r3, then r1 and r4,
+    which the pull request broke: the page shows them) and the worst of the rows it did not
+    break (r3: the comment's rows failing in the baseline too), each once."""
+    from ground_gate.report.changes import shown_units_rows
+
+    _, now = pair()
+    assert [s.row["id"] for s in shown_units_rows(now, 2)] == ["r3", "r1"]
+    broken_first = {**now, "rows": [r for r in now["rows"] if r["id"] != "r3"]}
+    assert [s.row["id"] for s in shown_units_rows(broken_first, 1)] == ["r1"]
