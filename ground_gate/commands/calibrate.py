@@ -17,7 +17,7 @@ from ground_gate.labels import LabelledSample, read_labelled
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.report import calibration as calibration_report
-from ground_gate.report.calibration_types import LabelledRow
+from ground_gate.report.calibration_types import CalibrationReport, LabelledRow
 from ground_gate.report.json_report import usage_counts
 from ground_gate.report_files import (
     CalibrationOutcome,
@@ -116,19 +116,22 @@ def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> 
     markdown = calibration_report.render(
         by_group, cost, usage, len(result.rows), result.seconds, info["model"]
     )
+    scored = [_labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled]
     report = calibration_report.as_json(
-        by_group,
-        cost,
-        usage,
-        len(result.rows),
-        result.seconds,
-        judge=info,
-        incomplete=result.incomplete,
-        rows_scored=[
-            _labelled_row(item, rows.get((item.group, item.sample.id))) for item in labelled
-        ],
-    )
-    files = options.files
+        by_group, cost, usage, len(result.rows), result.seconds,
+        judge=info, incomplete=result.incomplete, rows_scored=scored,
+    )  # fmt: skip
+    return _written(options.files, report, markdown, result.incomplete, echo)
+
+
+def _written(
+    files: ReportFiles,
+    report: CalibrationReport,
+    markdown: str,
+    incomplete: str | None,
+    echo: Echo,
+) -> CalibrationOutcome:
+    """The calibration's files written; exit 2 when it did not finish or a file could not be."""
     written = write_files(
         [
             (files.json, lambda: report_text(report)),
@@ -137,5 +140,5 @@ def calibrate(options: CalibrateOptions, env: Mapping[str, str], echo: Echo) -> 
         ],
         echo,
     )
-    code = EXIT_ERROR if result.incomplete or not written else EXIT_PASSED
+    code = EXIT_ERROR if incomplete or not written else EXIT_PASSED
     return CalibrationOutcome(report, markdown, code)
