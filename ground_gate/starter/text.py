@@ -114,9 +114,8 @@ def _judge_lines(judge: Judge) -> list[str]:
     return lines
 
 
-def workflow_text(judge: Judge, config: str, action: str) -> str:
-    """A pull request workflow running the action on `config` (its path from the repository's
-    root) and keeping the report page; `action` the `uses:` of ground-gate's action."""
+def _gate_step(judge: Judge, config: str, action: str) -> list[str]:
+    """The action's step: its config, and the judge's key from a repository secret."""
     gate = [
         "      - name: ground-gate",
         f"        uses: {action}",
@@ -131,7 +130,14 @@ def workflow_text(judge: Judge, config: str, action: str) -> str:
             "          # openai-base-url: https://...  # the runner must reach the judge: this "
             "overrides judge.base_url"
         )
-    model_cache = [
+    return gate
+
+
+def _model_cache_step(judge: Judge) -> list[str]:
+    """The local judge's model kept between runs; nothing for a hosted judge."""
+    if judge.provider != "local":
+        return []
+    return [
         "      # The local judge's model (1.1 GB) fetched once per key, restored on later runs.",
         "      - name: Cache the local judge's model",
         f"        uses: {CACHE}",
@@ -139,6 +145,11 @@ def workflow_text(judge: Judge, config: str, action: str) -> str:
         "          path: .ground-gate/models",
         f"          key: ground-gate-model-{judge.model}",
     ]
+
+
+def workflow_text(judge: Judge, config: str, action: str) -> str:
+    """A pull request workflow running the action on `config` (its path from the repository's
+    root) and keeping the report page; `action` the `uses:` of ground-gate's action."""
     lines = [
         "# Written by `ground-gate init`: ground-gate on every pull request, one sticky comment,",
         "# and a failed check when a threshold is missed.",
@@ -164,8 +175,8 @@ def workflow_text(judge: Judge, config: str, action: str) -> str:
         f"      - uses: {CHECKOUT}",
         "        with:",
         "          persist-credentials: false",
-        *(model_cache if judge.provider == "local" else []),
-        *gate,
+        *_model_cache_step(judge),
+        *_gate_step(judge, config, action),
         "      # The report page, unzipped: the comment links it, and each row to its place.",
         "      - name: Keep the report page",
         "        if: ${{ !cancelled() }}",
