@@ -23,5 +23,5 @@ for dep in deps:
 PY
 )
 # shellcheck disable=SC2086
-"${pip[@]}" install --only-binary :all: $floors pytest pytest-asyncio
+"${pip[@]}" install --only-binary :all: $floors pytest pytest-asyncio hypothesis
 PYTHONPATH="$PWD" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/unit

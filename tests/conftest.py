@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from ground_gate import masking
 from ground_gate.report import json_report
@@ -28,6 +29,17 @@ from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.support_bot import rate
 
 ROOT = Path(__file__).resolve().parents[1]
+# Property tests: the same examples on every run and machine (derandomize), nothing written to
+# the working tree (no example database), no timing that a loaded 2-core machine would trip.
+settings.register_profile(
+    "ground-gate",
+    database=None,
+    derandomize=True,
+    deadline=None,
+    max_examples=100,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile("ground-gate")
 _tree_before: set[str] | None = None
 
 
