@@ -13,8 +13,9 @@ letters, variation selectors after a symbol (❤️) or in a keycap (1️⃣), t
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
+
+from ground_gate.invisible_chars import is_invisible
 
 TAG_CHARACTERS = "tag characters"
 INVISIBLE = "invisible characters"
@@ -44,7 +45,7 @@ def reveal_characters(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         if tags:
             spelled.append("".join(tags))
             tags = []
-        if _invisible(char) and not _joins(text, index):
+        if is_invisible(char) and not _joins(text, index):
             removed[char] += 1
             continue
         shown.append(char)
@@ -57,22 +58,6 @@ def reveal_characters(text: str) -> tuple[str, tuple[tuple[str, str], ...]]:
         counts = ", ".join(f"U+{ord(c):04X} x{n}" for c, n in removed.most_common())
         found.append((INVISIBLE, f"{sum(removed.values())} removed ({counts})"))
     return "".join(shown), tuple(found)
-
-
-def _invisible(char: str) -> bool:
-    """A character that shows nothing: a format control (zero-width space, joiners, bidi
-    controls, soft hyphen, word joiner, BOM), a filler that renders blank, a variation
-    selector or the combining grapheme joiner."""
-    code = ord(char)
-    if unicodedata.category(char) == "Cf":
-        # the prepended concatenation marks (Arabic number sign...) are visible
-        return code not in (0x0600, 0x0601, 0x0602, 0x0603, 0x0604, 0x0605, 0x06DD, 0x070F,
-                            0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD)  # fmt: skip
-    return (
-        code in (0x034F, 0x115F, 0x1160, 0x3164, 0xFFA0)
-        or 0xFE00 <= code <= 0xFE0F
-        or 0xE0100 <= code <= 0xE01EF
-    )
 
 
 def _joins(text: str, index: int) -> bool:
@@ -88,7 +73,7 @@ def _joins(text: str, index: int) -> bool:
     if char in "\u200e\u200f\u061c":  # a direction mark beside right-to-left letters
         return _beyond_latin(before) or _beyond_latin(after)
     if "\ufe00" <= char <= "\ufe0f" or "\U000e0100" <= char <= "\U000e01ef":
-        return (before != "" and ord(before) >= 0x2000 and not _invisible(before)) or (
+        return (before != "" and ord(before) >= 0x2000 and not is_invisible(before)) or (
             after == "\u20e3"
         )
     return False

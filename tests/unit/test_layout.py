@@ -18,7 +18,9 @@ LEAVES: dict[str, tuple[str, ...]] = {
     # (capped); usage's counts are read back through the ranges
     "ranges": ("errors",), "writable": (), "capped": (), "usage": ("ranges",),
     # secrets masked in everything written: registered where read, applied by every writer
-    "masking": (),
+    "masking": ("invisible_chars",),
+    # the characters no reader sees, defined once (metrics, masking and the report use them)
+    "invisible_chars": (),
     # a child program and what it starts, ended as one group
     "process_group": (),
     # JSON objects with unique keys, wherever JSON enters
@@ -105,14 +107,16 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the HTML page locates evidence in the source with metrics/quotes.py's own functions
     "report": (
         "record", "gate", "dataset_scores", "agreement", "results", "config", "metrics", "usage",
-        "numbers", "provenance",
+        "numbers", "provenance", "invisible_chars",
     ),
     "record": ("gate", "dataset_scores", "results", "config", "usage", "provenance"),
     "gate": ("dataset_scores", "results", "config", "numbers"),
     "dataset_scores": ("results", "stats"),
     "agreement": ("gate", "config", "stats"),
     "labels": ("datasets", "config", "errors", "writable"),
-    "metrics": ("judge", "datasets", "results", "config", "sentences", "errors", "usage"),
+    "metrics": (
+        "judge", "datasets", "results", "config", "sentences", "errors", "usage", "invisible_chars",
+    ),
     # judging: the judge knows nothing of metrics or reports
     "judge": (
         "local", "config", "progress", "errors", "usage", "ranges", "writable", "capped", "masking",
