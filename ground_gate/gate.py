@@ -1,8 +1,9 @@
 """Pure: score summaries + thresholds (+ a baseline's row scores) -> verdicts.
 
-A missing score never passes. Against a baseline, a score with `max_drop` fails when it got
-worse by more than max_drop AND the bound of the paired bootstrap, one-sided at `confidence`,
-is still a drop of more than max_drop (see `judge_change`).
+A missing score never passes: a threshold over a score no row gave is "not checked" and fails
+(unless the threshold allows it to be empty). Against a baseline, a score with `max_drop`
+fails when it got worse by more than max_drop AND the bound of the paired bootstrap,
+one-sided at `confidence`, is still a drop of more than max_drop (see `judge_change`).
 """
 
 from __future__ import annotations
@@ -163,13 +164,39 @@ def _bounds(
         return False, f"{summary.n_error} row(s) could not be scored"
     if threshold is None:
         return None, "no threshold"
-    if summary.mean is None and summary.n_other and summary.score in NO_ROW_OF_THE_KIND:
-        return True, f"no row to check: {NO_ROW_OF_THE_KIND[summary.score]}"
     if summary.mean is None:
-        return False, "no row produced this score"
+        return _measured_nothing(summary, threshold)
     if not threshold.bounded:
         return None, "no baseline given: max_drop is not checked"
     return meets(summary.mean, threshold), describe(summary.mean, threshold)
+
+
+def nothing_measured(summary: ScoreSummary) -> str:
+    """Why no row gave the score, in words."""
+    if summary.n_other and summary.score in NO_ROW_OF_THE_KIND:
+        return NO_ROW_OF_THE_KIND[summary.score]
+    if summary.n_no_claims and not summary.n_error:
+        return f"{_each(summary.n_no_claims)} had nothing to judge"
+    if summary.n_error:
+        return f"{_each(summary.n_error)} could not be scored"
+    return "no row gave this score"
+
+
+def _each(count: int) -> str:
+    return "its one row" if count == 1 else f"each of its {count} rows"
+
+
+def _measured_nothing(summary: ScoreSummary, threshold: Threshold) -> tuple[bool | None, str]:
+    """A check with no row to measure is not checked, and fails closed: a pull request must
+    not pass a check by leaving it nothing to measure. `allow_empty` says it may be empty."""
+    why = nothing_measured(summary)
+    if threshold.allow_empty:
+        return None, f"not checked: {why} (allow_empty)"
+    return False, f"not checked: {why}; a check that measured nothing fails"
+
+
+def _rows(count: int) -> str:
+    return f"{count} row{'' if count == 1 else 's'}"
 
 
 def judge_summary(
@@ -181,10 +208,10 @@ def judge_summary(
     """The verdict on one score of one dataset; `change`: against the baseline, if one was
     given. A baseline failure fails the score whatever its bounds say."""
     passed, reason = _bounds(summary, threshold, on_error)
-    if passed and summary.mean is None and change is not None and change.in_baseline:
+    if threshold is not None and summary.mean is None and change and change.in_baseline:
         # no row of the kind now, where the baseline had some: the rows moved, not vanished
         passed = False
-        reason += f", where the baseline had {change.in_baseline} such row(s)"
+        reason += f", where the baseline had {_rows(change.in_baseline)} of it"
     base = None if change is None else judge_change(summary.score, change, threshold)
     if base is not None and base.passed is False:
         reason = base.reason if passed is not False else f"{reason}; {base.reason}"

@@ -128,12 +128,15 @@ class Threshold:
         None: the baseline is shown but never gates. "Worse" is lower, or higher for the
         scores in LOWER_IS_BETTER.
     confidence: how sure the gate must be that the drop is larger than max_drop (one-sided).
+    allow_empty: a score no row gave (no row of the kind, every row an error or with nothing
+        to judge) is "not checked"; it fails the gate unless this is true.
     """
 
     min: float | None = None
     max: float | None = None
     max_drop: float | None = None
     confidence: float = DEFAULT_CONFIDENCE
+    allow_empty: bool = False
 
     @property
     def bounded(self) -> bool:

@@ -3,7 +3,9 @@ the comment, the page, the terminal and JUnit.
 
 A score with `max_drop` that got worse by more than max_drop still passes when the paired
 interval cannot show the drop is beyond the margin (gate.py): that is neither a plain pass
-nor a failure, and it reads as what it is, with its own mark, never a check mark.
+nor a failure, and it reads as what it is, with its own mark, never a check mark. A check
+that measured nothing (no row gave its score) reads "not checked" whether it fails (the
+default) or was allowed to be empty: never as passed.
 """
 
 from __future__ import annotations
@@ -16,14 +18,15 @@ from ground_gate.gate import worse_by
 from ground_gate.report.types import ScoreEntry
 
 PASS, FAIL, WARN, NOISE = "\u2705", "\u274c", "\u26a0\ufe0f", "\U0001f7e1"
-Kind = Literal["pass", "fail", "noise", "unchecked", "shown"]
+Kind = Literal["pass", "fail", "noise", "empty", "unchecked", "shown"]
 
 
 @dataclass(frozen=True)
 class CheckStatus:
     kind: Kind  # pass; fail; noise: past max_drop, not shown beyond noise, so it passes;
-    # unchecked: a threshold the run could not check (max_drop with no baseline, too few rows
-    # in both runs); shown: no threshold (informative only)
+    # empty: a threshold over a score no row gave, which fails; unchecked: a threshold the run
+    # could not check (max_drop with no baseline, too few rows in both runs, a score allowed
+    # to be empty); shown: no threshold (informative only)
     mark: str  # "" for a score shown only
     word: str  # the status in words: "pass", "fail", "passes: dropped more than allowed, ..."
 
@@ -34,6 +37,7 @@ STATUSES: dict[Kind, CheckStatus] = {
     "noise": CheckStatus(
         "noise", NOISE, "passes: dropped more than allowed, not shown beyond noise"
     ),
+    "empty": CheckStatus("empty", FAIL, "not checked: no row to measure, so it fails"),
     "unchecked": CheckStatus("unchecked", WARN, "not checked"),
     "shown": CheckStatus("shown", "", "no threshold: shown only"),
 }
@@ -54,7 +58,8 @@ def check_status(entry: ScoreEntry) -> CheckStatus:
     """The check's status: fail, pass, the pass of a drop past max_drop within noise, a
     threshold the run could not check, or a score shown with no threshold."""
     if entry["passed"] is False:
-        return STATUSES["fail"]
+        empty = entry["threshold"] and entry["mean"] is None and not entry["n_error"]
+        return STATUSES["empty" if empty else "fail"]
     if entry["passed"] is None:
         return STATUSES["unchecked" if entry["threshold"] else "shown"]
     return STATUSES["noise" if past_max_drop(entry) else "pass"]
@@ -62,14 +67,17 @@ def check_status(entry: ScoreEntry) -> CheckStatus:
 
 def checks_said(entries: Sequence[ScoreEntry]) -> str:
     """'3 of 6 checks failed', '1 of 2 checks failed, 1 passed only within noise', '6 of 6
-    checks passed, 1 of them only within noise': the
+    checks passed, 1 of them only within noise', '2 of 5 checks failed (1 of them with no row
+    to measure)': the
     count the verdict rests on, in the words of its outcome; the same in the comment, the
     page and the terminal."""
     checked = [check_status(e) for e in entries if e["passed"] is not None]
-    failed = sum(s.kind == "fail" for s in checked)
+    failed = sum(s.kind in ("fail", "empty") for s in checked)
     noise = sum(s.kind == "noise" for s in checked)
+    empty = sum(s.kind == "empty" for s in checked)
     if failed:
         said = f"{failed} of {_checks(len(checked))} failed"
+        said += f" ({empty} of them with no row to measure)" if empty else ""
         return said + (f", {noise} passed only within noise" if noise else "")
     within = f", {noise} of them only within noise" if noise else ""
     return f"{len(checked)} of {_checks(len(checked))} passed{within}"

@@ -53,6 +53,12 @@ def bounds_of(threshold: ThresholdBounds | None) -> list[tuple[str, float]]:
     return [(k, threshold[k]) for k in ("min", "max") if threshold and k in threshold]
 
 
+def bounds_threshold(threshold: ThresholdBounds | None) -> Threshold:
+    """The min and max of a threshold as a config Threshold, for gate.describe."""
+    bounds = dict(bounds_of(threshold))
+    return Threshold(min=bounds.get("min"), max=bounds.get("max"))
+
+
 def threshold_text(threshold: ThresholdBounds | None) -> str:
     """' (≥ 0.80, drop ≤ 0.02)': the bounds as written; '' without a threshold."""
     if not threshold:
@@ -61,6 +67,8 @@ def threshold_text(threshold: ThresholdBounds | None) -> str:
     parts = [f"{sign[k]} {bound(v)}" for k, v in bounds_of(threshold)]
     if "max_drop" in threshold:
         parts.append(f"drop \u2264 {bound(threshold['max_drop'])}")
+    if threshold.get("allow_empty"):
+        parts.append("may be empty")
     return " (" + ", ".join(parts) + ")" if parts else ""
 
 
@@ -212,8 +220,7 @@ def failure_text(entry: ScoreEntry) -> str:
     mean, bounds = entry["mean"], bounds_of(entry["threshold"])
     places = mean_places(entry)
     if mean is not None and bounds and any(not holds(mean, k, v) for k, v in bounds):
-        threshold = Threshold(**dict(bounds))
-        parts.append(describe(mean, threshold, places))
+        parts.append(describe(mean, bounds_threshold(entry["threshold"]), places))
     change = entry.get("baseline")
     if change is not None and change["passed"] is False:
         before = change["before"]

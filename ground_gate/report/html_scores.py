@@ -28,11 +28,19 @@ from ground_gate.report.html_page import esc
 from ground_gate.report.types import BaselineEntry, ScoreEntry
 
 # plain-font marks: an emoji needs a font a browser may not have
-MARKS = {"pass": "\u2714", "fail": "\u2718", "noise": "\u25cf", "unchecked": "", "shown": ""}
+MARKS = {
+    "pass": "\u2714",
+    "fail": "\u2718",
+    "noise": "\u25cf",
+    "empty": "\u2718",
+    "unchecked": "",
+    "shown": "",
+}
 CLASSES = {
     "pass": "passed",
     "fail": "failed",
     "noise": "warn noise",
+    "empty": "failed",
     "unchecked": "muted",
     "shown": "muted",
 }

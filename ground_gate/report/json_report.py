@@ -66,6 +66,8 @@ def _threshold(threshold: Threshold | None) -> ThresholdBounds | None:
     if threshold.max_drop is not None:
         bounds["max_drop"] = threshold.max_drop
         bounds["confidence"] = threshold.confidence
+    if threshold.allow_empty:
+        bounds["allow_empty"] = True
     return bounds
 
 

@@ -53,13 +53,15 @@ SHARD_NOTE = (
 def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
     status = check_status(entry)
     # never a check mark for a pass a fork's run claims: its mark is the words' alone
-    marked = status.kind in ("fail", "noise") or (status.kind == "pass" and not unverified)
+    marked = status.kind in ("fail", "empty", "noise") or (status.kind == "pass" and not unverified)
     text = (status.mark + " " if marked else "") + score_cell(entry)
     change = entry.get("baseline")
     if change is not None and change["max_drop"] is not None and change["direction"] is None:
         text += f" {WARN} not compared"
     elif status.kind == "unchecked":
         text += f" {WARN} {status.word}"
+    elif status.kind == "empty":
+        text += " not checked"
     if entry["n_error"]:
         text += f" {WARN} {plural(entry['n_error'], 'error')}"
     return text
@@ -167,8 +169,10 @@ def _check_lines(report: Report) -> list[str]:
         status, change, mean = check_status(e), e.get("baseline"), e["mean"]
         drop_failed = change is not None and change["passed"] is False
         in_cell = mean is not None and not drop_failed and missed(mean, e["threshold"])
-        if status.kind == "fail" and not in_cell:
+        if status.kind in ("fail", "empty") and not in_cell:
             lines.append(f"- {FAIL} **{name}** {score}: {cell(failure_text(e), 300)}")
+        elif status.kind == "unchecked" and mean is None:
+            lines.append(f"- {WARN} **{name}** {score}: {cell(e['reason'], 300)}")
         elif status.kind == "noise" and change is not None:
             lines.append(f"- {NOISE} **{name}** {score}: {cell(change['reason'], 300)}")
         if change and change["max_drop"] is not None and change["passed"] is None:

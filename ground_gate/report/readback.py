@@ -75,6 +75,7 @@ def thresholds(report: Report) -> dict[str, dict[str, Threshold]]:
                 max=bounds.get("max"),
                 max_drop=bounds.get("max_drop"),
                 confidence=bounds.get("confidence", DEFAULT_CONFIDENCE),
+                allow_empty=bounds.get("allow_empty", False),
             )
     return out
 

@@ -24,7 +24,6 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ground_gate.config.model import Threshold
 from ground_gate.gate import describe
 from ground_gate.report.anchors import row_key
 from ground_gate.report.answers import answer_counts, answer_parts
@@ -36,6 +35,7 @@ from ground_gate.report.escape import visible
 from ground_gate.report.formatting import (
     before_now,
     bounds_of,
+    bounds_threshold,
     missed,
     missed_text,
     row_thresholds,
@@ -50,7 +50,7 @@ MIN_WIDTH = 40
 MIN_TEXT = 24  # the narrowest a wrapped text may get: a deeper hanging indent is given up
 VERDICT = {"passed": "PASSED", "failed": "FAILED", "incomplete": "INCOMPLETE"}
 # a dataset's checks, failing first
-ORDER = {"fail": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
+ORDER = {"fail": 0, "empty": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
 GLUE = "\x00"  # a space no line breaks at: a figure beside its sign ("0.91 → 0.85", "≥ 0.80")
 _SIGNED = re.compile(r" (?=[\u2192<>\u2264\u2265] )|(?<=[\u2192<>\u2264\u2265]) ")
 
@@ -165,7 +165,7 @@ def _why(entry: ScoreEntry) -> str:
     reason = entry["reason"]
     mean, bounds = entry["mean"], bounds_of(entry["threshold"])
     if mean is not None and bounds:
-        level = describe(mean, Threshold(**dict(bounds)))
+        level = describe(mean, bounds_threshold(entry["threshold"]))
         if reason == level:
             return ""
         reason = reason.removeprefix(f"{level}; ")

@@ -49,6 +49,7 @@ class ThresholdBounds(TypedDict, total=False):
     max: float
     max_drop: float  # added later in version 1, like confidence: only with a max_drop
     confidence: float
+    allow_empty: bool  # added later in version 1: only when true
 
 
 class BaselineEntry(TypedDict):

@@ -250,18 +250,36 @@ def _gate(
     return evaluate(summaries, {"d": thresholds}, on_error, rows=rows, baseline=baseline)
 
 
-def test_gate__a_side_no_row_falls_on_passes_and_says_why():
+def test_gate__a_side_no_row_falls_on_is_not_checked_and_fails_unless_allowed_empty():
     rows = _rows(
         {"answered": 0.9, "context_relevance": 0.8}, {"answered": 0.8, "context_relevance": 0.9}
     )
     result = _gate(rows, {"answered": Threshold(min=0.7), "answered_anyway": Threshold(max=0.3)})
     verdict = {v.score: v for v in result.verdicts}
-    assert result.passed
-    assert verdict["answered_anyway"].passed is True
+    assert not result.passed
+    assert verdict["answered_anyway"].passed is False
     assert verdict["answered_anyway"].reason == (
-        "no row to check: no row's source lacks what the row asks"
+        "not checked: no row's source lacks what the row asks; a check that measured nothing fails"
     )
     assert verdict["answered"].summary.n == 2 and verdict["answered"].summary.n_other == 0
+    allowed = {
+        "answered": Threshold(min=0.7),
+        "answered_anyway": Threshold(max=0.3, allow_empty=True),
+    }
+    result = _gate(rows, allowed)
+    verdict = {v.score: v for v in result.verdicts}
+    assert result.passed and verdict["answered_anyway"].passed is None  # not among the passes
+    assert verdict["answered_anyway"].reason == (
+        "not checked: no row's source lacks what the row asks (allow_empty)"
+    )
+
+
+def test_gate__a_target_that_moves_every_row_to_the_unanswerable_side_fails():
+    # an irrelevant context with every answer: no row is left to score `answered` on
+    rows = _rows({"answered_anyway": 0.0, "context_relevance": 0.1}, {"answered_anyway": 0.0})
+    result = _gate(rows, {"answered": Threshold(min=0.8), "answered_anyway": Threshold(max=0.4)})
+    verdict = {v.score: v for v in result.verdicts}
+    assert not result.passed and verdict["answered"].passed is False
 
 
 def test_gate__declines_of_answerable_rows_fail_answered():
@@ -278,7 +296,10 @@ def test_gate__a_missing_score_still_fails_when_no_row_was_scored():
     rows = [RowResult("d", "r0", (MetricResult("answers", "error", error="boom"),))]
     result = _gate(rows, {"answered_anyway": Threshold(max=0.3)}, on_error="skip")
     (verdict,) = [v for v in result.verdicts if v.score == "answered_anyway"]
-    assert (verdict.passed, verdict.reason) == (False, "no row produced this score")
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        "not checked: its one row could not be scored; a check that measured nothing fails",
+    )
 
 
 def test_gate__no_row_of_a_kind_the_baseline_had_fails():
@@ -288,9 +309,9 @@ def test_gate__no_row_of_a_kind_the_baseline_had_fails():
     result = _gate(rows, {"answered": Threshold(min=0.7)}, baseline=baseline)
     (verdict,) = [v for v in result.verdicts if v.score == "answered"]
     assert verdict.passed is False
-    assert verdict.reason.startswith(
-        "no row to check: no row's source holds what the row asks, where the baseline had 2 "
-        "such row(s)"
+    assert verdict.reason == (
+        "not checked: no row's source holds what the row asks; a check that measured nothing "
+        "fails, where the baseline had 2 rows of it"
     )
 
 

@@ -2,7 +2,14 @@
 
 from typing import Any
 
-from ground_gate.report.check_status import FAIL, NOISE, PASS, check_status, past_max_drop
+from ground_gate.report.check_status import (
+    FAIL,
+    NOISE,
+    PASS,
+    check_status,
+    checks_said,
+    past_max_drop,
+)
 
 
 def entry(passed: bool | None, delta: float | None = None, **change: Any) -> Any:
@@ -42,3 +49,26 @@ def test_check_status__a_threshold_the_run_could_not_check_is_not_a_score_shown_
     )
     shown = {"score": "groundedness", "passed": None, "threshold": None}
     assert check_status(shown).word == "no threshold: shown only"
+
+
+def test_check_status__a_check_that_measured_nothing_is_not_checked_and_fails():
+    empty = {"score": "answered", "passed": False, "threshold": {"min": 0.8}}
+    empty |= {"mean": None, "n_error": 0}
+    status = check_status(empty)
+    assert (status.kind, status.mark) == ("empty", FAIL)
+    assert status.word.startswith("not checked")
+    allowed = {**empty, "passed": None, "threshold": {"min": 0.8, "allow_empty": True}}
+    assert (check_status(allowed).kind, check_status(allowed).word) == ("unchecked", "not checked")
+    errored = {**empty, "n_error": 3}  # its rows failed: a failure, said by its reason
+    assert check_status(errored).kind == "fail"
+
+
+def test_checks_said__an_empty_check_counts_among_the_failures_never_the_passes():
+    passing = {"score": "groundedness", "passed": True, "threshold": {"min": 0.5}, "mean": 0.9}
+    empty = {"score": "answered", "passed": False, "threshold": {"min": 0.8}, "mean": None}
+    allowed = {**empty, "passed": None, "threshold": {"min": 0.8, "allow_empty": True}}
+    entries = [passing | {"n_error": 0}, empty | {"n_error": 0}]
+    assert checks_said(entries) == "1 of 2 checks failed (1 of them with no row to measure)"
+    assert checks_said([passing | {"n_error": 0}, allowed | {"n_error": 0}]) == (
+        "1 of 1 check passed"
+    )

@@ -12,8 +12,8 @@ def row(i: str, value: float | None, status: str = "ok", dataset: str = "d") -> 
     return RowResult(dataset, i, (MetricResult("groundedness", status, scores),))
 
 
-def summary(mean: float | None, n_error: int = 0, n: int = 3) -> ScoreSummary:
-    return ScoreSummary("d", "groundedness", mean, n, n_error, 0, None)
+def summary(mean: float | None, n_error: int = 0, n: int = 3, n_no_claims: int = 0) -> ScoreSummary:
+    return ScoreSummary("d", "groundedness", mean, n, n_error, n_no_claims, None)
 
 
 def test_summarise__counts_errors_and_no_claims_apart_from_scores():
@@ -41,7 +41,29 @@ def test_judge_summary__errors_fail_unless_skipped():
 
 def test_judge_summary__a_missing_score_never_passes():
     verdict = judge_summary(summary(None, n=0), Threshold(min=0.1), "skip")
-    assert (verdict.passed, verdict.reason) == (False, "no row produced this score")
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        "not checked: no row gave this score; a check that measured nothing fails",
+    )
+
+
+def test_judge_summary__a_check_whose_rows_all_had_nothing_to_judge_fails():
+    verdict = judge_summary(summary(None, n=0, n_no_claims=8), Threshold(min=0.1), "fail")
+    assert (verdict.passed, verdict.reason) == (
+        False,
+        "not checked: each of its 8 rows had nothing to judge; a check that measured nothing fails",
+    )
+
+
+def test_judge_summary__allow_empty_leaves_an_empty_check_unchecked_not_passed():
+    allowed = Threshold(max=0.3, allow_empty=True)
+    verdict = judge_summary(summary(None, n=0, n_no_claims=2), allowed, "fail")
+    assert (verdict.passed, verdict.reason) == (
+        None,
+        "not checked: each of its 2 rows had nothing to judge (allow_empty)",
+    )
+    # a check with rows is checked as ever, allowed to be empty or not
+    assert judge_summary(summary(0.5), allowed, "fail").passed is False
 
 
 def test_judge_summary__no_threshold_is_informational():
