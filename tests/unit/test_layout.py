@@ -23,6 +23,10 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "invisible_chars": (),
     # a child program and what it starts, ended as one group
     "process_group": (),
+    # a command and every process it starts, under a subreaper supervisor, ended as one tree
+    "process_tree": (),
+    # text from outside (a target's stderr, a quoted reply) with its control characters escaped
+    "inert": (),
     # JSON objects with unique keys, wherever JSON enters
     "json_keys": (),
     # where a run was made (the CI's variables, else git): its commit, branch and CI run
@@ -90,7 +94,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # the system under test, asked for each row's response: no metric, no report
     "targets": (
         "judge", "datasets", "config", "progress", "errors", "usage", "file_reader",
-        "process_group", "writable", "json_keys",
+        "process_group", "process_tree", "inert", "writable", "json_keys",
     ),
     # publishing to GitHub reads the JSON report only: no evaluation code, and plain values,
     # never the action's Settings
