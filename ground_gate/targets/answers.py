@@ -64,6 +64,7 @@ class Answered:
     stopped: str | None = None
     seconds: float = 0.0
     interrupted: bool = False  # Ctrl-C or SIGTERM: the run stops here, nothing is scored
+    notice: str | None = None  # what the target did that stops nothing (a command lingering)
 
     @property
     def failed(self) -> list[Answer]:

@@ -187,21 +187,25 @@ async def _answer_command(asking: _Asking, cache: AnswerCache) -> None:
             answered.answers[sample.id] = found
             answered.usage.cache_hits += 1
     if misses:
-        answers, stopped = await ask_command(
-            command,
-            misses,
-            timeout_s=prepared.target.timeout_s,
-            usage=answered.usage,
-            env=asking.env,
-            limit=asking.limit,
-        )
-        for sample in misses:
-            answer = answers.get(sample.id)
-            if answer is not None:
-                answer = checked(answer, prepared.limits)
-                answered.answers[sample.id] = answer
-                cache.put(prepared.requests[sample.id], answer)
-        answered.stopped = stopped
+        given: dict[str, Answer] = {}
+        try:
+            exchange = await ask_command(
+                command,
+                misses,
+                timeout_s=prepared.target.timeout_s,
+                usage=answered.usage,
+                env=asking.env,
+                limit=asking.limit,
+                answers=given,
+            )
+            answered.stopped, answered.notice = exchange.stopped, exchange.notice
+        finally:  # a stop signal too: the answers given before it are kept
+            for sample in misses:
+                answer = given.get(sample.id)
+                if answer is not None:
+                    answer = checked(answer, prepared.limits)
+                    answered.answers[sample.id] = answer
+                    cache.put(prepared.requests[sample.id], answer)
     asking.progress(len(answered.answers), len(prepared.samples))
 
 
@@ -242,6 +246,9 @@ def answer_all(
         if item.notice:
             echo(f"ground-gate: notice: {item.notice}")
         outcomes.append(answer_target(item, env, no_cache=no_cache, echo=echo))
+        notice = outcomes[-1].notice
+        if notice:
+            echo(f"ground-gate: notice: the target of dataset '{item.dataset}': {notice}")
         if outcomes[-1].interrupted:
             break
     return outcomes
