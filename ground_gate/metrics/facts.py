@@ -34,27 +34,18 @@ from ground_gate.judge.base import Completion
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, together
 from ground_gate.metrics.passages import GAP, STOPWORDS, content_words, focus, words
+from ground_gate.metrics.quantities import (
+    MONTHS,
+    WEEKDAYS,
+    Quantity,
+    filled,
+    number_value,
+    quantities,
+    resolved,
+)
 from ground_gate.sentences import split_sentences
 
 FILL_TOKENS = 16  # a value, a name or a date: a few words
-_ONES_TEXT = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-)
-_TENS_TEXT = "twenty thirty forty fifty sixty seventy eighty ninety"
-# "may" is left out: far more often the verb
-_MONTHS_TEXT = "january february march april june july august september october november december"
-_WEEKDAYS_TEXT = "monday tuesday wednesday thursday friday saturday sunday"
-_ONES, _TENS = _ONES_TEXT.split(), _TENS_TEXT.split()
-# "one" is left out too: far more often a pronoun ("one of the", "the one who") than a count
-NUMBER_WORDS = {w: i for i, w in enumerate(_ONES) if w != "one"} | {
-    w: 20 + 10 * i for i, w in enumerate(_TENS)
-}
-MONTHS, WEEKDAYS = frozenset(_MONTHS_TEXT.split()), frozenset(_WEEKDAYS_TEXT.split())
-_DIGITS = r"\d+(?:[.,]\d+)*"
-# digits may carry their unit ("1.5m", "80%"); a number word stands alone
-_NUMBER = re.compile(rf"(?<![\w.])(?:{_DIGITS}(?![\d])|[a-z]+(?:-[a-z]+)?(?!\w))", re.IGNORECASE)
-_UNIT = re.compile(r"\s*(%|percent\b|[a-z]+\b)", re.IGNORECASE)
 _NAME = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+|von\s+)?[A-Z][\w'\-]*)*")
 _PRONOUN = re.compile(r"I(?:'\w+)?")
 _WORD = re.compile(r"\w+")
@@ -64,8 +55,9 @@ _NOT_STATED = ("not stated", "not mentioned", "none", "n/a", "unknown", "nothing
 @dataclass(frozen=True)
 class Fact:
     """One checkable fact of a sentence: its kind ("number", "date" or "name"), its text as
-    the sentence writes it and where (start, end in the sentence); a number's value, and the
-    word after it when that word says what is counted ("minutes")."""
+    the sentence writes it and where (start, end in the sentence); a number's value, the
+    words after it (its unit, or what is counted: "minutes"), and the whole of it as
+    metrics/quantities.py reads it (value, unit, sign and scale: `quantity`)."""
 
     kind: str
     text: str
@@ -74,10 +66,33 @@ class Fact:
     value: float | None = None
     unit: str = ""
     reach: int = 0  # where the fact ends with its unit ("100 W": after the W)
+    quantity: Quantity | None = None
+
+    @property
+    def measure(self) -> Quantity | None:
+        """A number's quantity (read from its text when the fact was made without one)."""
+        if self.kind != "number":
+            return None
+        return self.quantity or next(iter(quantities(self.text)), None)
+
+    @property
+    def lead(self) -> int:
+        """Where the fact starts with its sign and currency ("£1.5m": at the £)."""
+        return self.quantity.lead if self.quantity else self.start
+
+    @property
+    def written(self) -> str:
+        """The fact as the sentence writes it, a number with its sign, scale and unit."""
+        return self.quantity.written if self.quantity else self.text
 
     def blanked(self, sentence: str) -> str:
         """The sentence with this fact's value replaced by a blank (a number's unit kept)."""
         return sentence[: self.start] + "___" + sentence[self.end :]
+
+    def blanked_whole(self, sentence: str) -> str:
+        """The sentence with the whole fact blanked, a number's sign, scale and unit too."""
+        end = max(self.end, self.reach)
+        return sentence[: self.lead] + "___" + sentence[end:]
 
 
 @dataclass(frozen=True)
@@ -94,60 +109,29 @@ class Checked:
     p_stated: float = 1.0
 
     def said(self) -> str:
-        """'says 20 minutes; the source says 60 minutes' (a number's unit said on both sides
-        unless the judge's answer already holds it)."""
-        unit = self.fact.unit
-        space = "" if unit == "%" else " "
-        says = f"{self.fact.text}{space}{unit}" if unit else self.fact.text
-        other = self.other
-        if unit and unit.lower() not in other.lower():
-            other = f"{other}{space}{unit}"
-        return f"says {says}; the source says {other}"
+        """'says 20 minutes; the source says 60 minutes': a number with its sign, scale and
+        unit on both sides, the source's as the source writes it."""
+        return f"says {self.fact.written}; the source says {self.other}"
 
 
 def find(sentence: str) -> list[Fact]:
     """The checkable facts of `sentence`, in order, none overlapping another."""
     found = _numbers(sentence) + _dates(sentence) + _names(sentence)
     kept: list[Fact] = []
-    for fact in sorted(found, key=lambda f: (f.start, -f.end)):
-        if not kept or fact.start >= max(kept[-1].end, kept[-1].reach):
+    for fact in sorted(found, key=lambda f: (f.lead, -max(f.end, f.reach))):
+        if not kept or fact.lead >= max(kept[-1].end, kept[-1].reach):
             kept.append(fact)
     return kept
 
 
 def _numbers(sentence: str) -> list[Fact]:
-    found = []
-    for match in _NUMBER.finditer(sentence):
-        value = number_value(match.group())
-        if value is None:
-            continue
-        unit = _UNIT.match(sentence, match.end())
-        word = unit.group(1) if unit else ""
-        if word.lower() in STOPWORDS | MONTHS | WEEKDAYS:  # "26 August" counts no Augusts
-            word = ""
-        if word and not (word.islower() or word.isupper() or len(word) <= 3):
-            word = ""  # "Four Royal Navy frigates": a name follows, no unit ("W", "kWh" are)
-        reach = unit.end() if word and unit else match.end()
-        found.append(Fact("number", match.group(), match.start(), match.end(), value, word, reach))
-    return found
+    return [_number(sentence, q) for q in quantities(sentence)]
 
 
-def number_value(text: str) -> float | None:
-    """'1,500' -> 1500, '1.5' -> 1.5, 'six' -> 6, 'twenty-five' -> 25; None for other words."""
-    lowered = text.lower()
-    if lowered[:1].isdigit():
-        plain = lowered.replace(",", "") if re.fullmatch(r"\d{1,3}(,\d{3})+", lowered) else lowered
-        try:
-            value = float(plain.replace(",", "."))
-        except ValueError:
-            return None
-        return value if math.isfinite(value) else None
-    tens, _, ones = lowered.partition("-")
-    if not ones:
-        return NUMBER_WORDS.get(tens)
-    if tens in _TENS and ones in _ONES[1:10]:  # "twenty-one" counts, though "one" alone not
-        return NUMBER_WORDS[tens] + _ONES.index(ones)
-    return None
+def _number(sentence: str, q: Quantity) -> Fact:
+    unit = sentence[q.end : q.reach].strip(" \t-")
+    return Fact("number", sentence[q.start : q.end], q.start, q.end, float(q.number), unit,
+                q.reach, q)  # fmt: skip
 
 
 def _dates(sentence: str) -> list[Fact]:
@@ -183,15 +167,18 @@ def _not_a_name(text: str) -> bool:
 
 
 def stated(fact: Fact, passage: str) -> bool:
-    """Whether `passage` states `fact` as the sentence does (no judge call)."""
+    """Whether `passage` states `fact` as the sentence does (no judge call): a number with the
+    same value, unit, sign and scale (metrics/quantities.py); a name or date by its words."""
+    measure = fact.measure
     if fact.kind == "number":
-        return fact.value in numbers_in(passage)
+        return measure is not None and any(measure.same(q) for q in quantities(passage))
     return words(fact.text) <= words(passage)
 
 
 def numbers_in(text: str) -> set[float]:
-    """The values of the numbers `text` writes, in digits or words."""
-    return {v for m in _NUMBER.finditer(text) if (v := number_value(m.group())) is not None}
+    """The values of the numbers `text` writes, in digits or words, as written (no sign, no
+    scale, no unit: "£1.5m" is 1.5)."""
+    return {float(q.number) for q in quantities(text)}
 
 
 async def check(sentence: str, document: str, source: str, session: RowSession) -> list[Checked]:
@@ -205,8 +192,11 @@ async def check(sentence: str, document: str, source: str, session: RowSession) 
 async def _ask(
     fact: Fact, sentence: str, document: str, passage: str, session: RowSession
 ) -> Checked:
+    # a number the passage writes, measured otherwise ("20 minutes" for "20 hours"): the
+    # blank takes its unit, sign and scale too, so the judge reads them off the document
+    blanked = fact.blanked_whole(sentence) if _whole(fact, passage) else fact.blanked(sentence)
     completion = await session.ask(
-        "fact", prompts.fill_blank(document, fact.blanked(sentence)),
+        "fact", prompts.fill_blank(document, blanked),
         max_tokens=FILL_TOKENS, logprobs=True,
     )  # fmt: skip
     answer = " ".join(prompts.strip_tags(completion.text).split()).strip("\"'.` ")
@@ -219,13 +209,7 @@ def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) ->
     if not lowered or lowered.startswith(_NOT_STATED):
         return Checked(fact, "absent", p_stated=p_stated)
     if fact.kind == "number":
-        values = numbers_in(answer)
-        if fact.value in values:
-            return Checked(fact, "equal", p_stated=p_stated)
-        held = values & numbers_in(passage)
-        if not held:
-            return Checked(fact, "absent", p_stated=p_stated)
-        holding = _sentence_holding(passage, lambda s: bool(held & numbers_in(s)))
+        return _read_number(fact, answer, passage, p_stated)
     else:
         told = Fact(fact.kind, answer, 0, 0)
         if _same_name(fact.text, answer):
@@ -236,6 +220,42 @@ def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) ->
     if holding is None:
         return Checked(fact, "absent", p_stated=p_stated)
     return Checked(fact, "different", answer, holding, p_stated)
+
+
+def _whole(fact: Fact, passage: str) -> bool:
+    """Whether `passage` writes the number of `fact` (then measured otherwise: a fact it
+    states is not asked), so the whole fact is blanked, its unit, sign and scale too."""
+    measure = fact.measure
+    return measure is not None and any(q.number == measure.number for q in quantities(passage))
+
+
+def _read_number(fact: Fact, answer: str, passage: str, p_stated: float) -> Checked:
+    """A number's fill read with its unit, sign and scale: "equal" when it is the fact's;
+    "different" when it is another quantity the passage holds (said as the passage writes
+    it); else "absent". A fill of a blank that kept the unit reads as the sentence does; a
+    fill of a whole blank names the passage's quantities with its number."""
+    measure, held = fact.measure, quantities(passage)
+    if measure is None:
+        return Checked(fact, "absent", p_stated=p_stated)
+    if _whole(fact, passage):
+        readings = [r for q in quantities(answer) for r in resolved(q, held)]
+    else:
+        readings = [filled(q, measure) for q in quantities(answer)]
+    if any(measure.same(r) for r in readings):
+        return Checked(fact, "equal", p_stated=p_stated)
+    other = next((h for h in held if any(h.same(r) for r in readings)), None)
+    if other is None or _a_move_of(measure, other):
+        return Checked(fact, "absent", p_stated=p_stated)
+    holding = _sentence_holding(passage, lambda s: any(other.same(q) for q in quantities(s)))
+    if holding is None:
+        return Checked(fact, "absent", p_stated=p_stated)
+    return Checked(fact, "different", other.written, holding, p_stated)
+
+
+def _a_move_of(measure: Quantity, other: Quantity) -> bool:
+    """Whether `measure` is the size of a change a verb gives the direction of ("fell by 40%")
+    and `other` the same change signed ("-40%"): the sign is the verb's, no swap."""
+    return measure.moved and measure.unit == other.unit and other.amount == -measure.amount
 
 
 def _same_name(said: str, answer: str) -> bool:

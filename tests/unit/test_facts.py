@@ -86,7 +86,7 @@ def test_stated__a_number_in_words_or_digits_a_name_by_its_words():
 def test_read_answer__another_value_the_passage_holds_contradicts_with_its_sentence():
     minutes = find("It charges to 80% in 20 minutes.")[1]
     checked = read_answer(minutes, "60", SOURCE, p_stated=0.8)
-    assert (checked.verdict, checked.other, checked.p_stated) == ("different", "60", 0.8)
+    assert (checked.verdict, checked.other, checked.p_stated) == ("different", "60 minutes", 0.8)
     assert checked.evidence == "With the included 65 W adapter it charges to 80% in 60 minutes."
     assert checked.said() == "says 20 minutes; the source says 60 minutes"
     percent = find("It charges to 70% in 60 minutes.")[0]
