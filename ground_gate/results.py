@@ -9,6 +9,7 @@ from typing import Any, Literal
 from ground_gate.usage import Usage
 
 Status = Literal["ok", "no_claims", "error"]
+Reading = Literal["kept", "removed"]
 # detail key of a unit cut before judging because it spoke to the judge (metrics/addressed.py)
 ADDRESSED_TO_JUDGE = "addressed_to_judge"
 # detail key of a unit taken out before judging because no reader sees it (metrics/hidden.py):
@@ -57,6 +58,9 @@ class MetricResult:
     error: str | None = None
     usage: Usage = field(default_factory=Usage)
     cost: Usage = field(default_factory=Usage)
+    # a row with text of uncertain visibility is judged with it "kept" and with it "removed"
+    # (metrics/worse_reading.py): which reading this result is, the worse; None: no such text
+    uncertain_text: Reading | None = None
 
 
 @dataclass(frozen=True)

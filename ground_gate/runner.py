@@ -9,6 +9,8 @@ says why with the first failure, an unusable reply quoted when there was one: a 
 answers nothing usable (a wrong chat template, a proxy's canned text) never passes or fails a
 gate on scores it did not give.
 Results are appended to `RunResult.rows` as rows finish, so an interrupted run keeps them.
+A row whose response holds text of uncertain visibility is scored with it kept and with it
+taken out, each metric keeping the worse (metrics/worse_reading.py); other rows once.
 
 `score_all` is how a command runs it: a progress display, the judge closed after, and Ctrl-C
 keeping the rows already scored. The evidence pass after the gate is evidence.py's.
@@ -28,6 +30,7 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Completion, Judge, UnusableReplyError
 from ground_gate.metrics import Metric, RowSession
+from ground_gate.metrics.worse_reading import needs_second_look, nothing_visible, worse
 from ground_gate.progress import RowProgress
 from ground_gate.results import MetricCost, MetricResult, RowResult
 from ground_gate.usage import Usage
@@ -103,14 +106,46 @@ async def score_row(
     tally = tally if tally is not None else RowTally()
     started = time.monotonic()
     memo: dict[tuple[Any, ...], Completion] = {}
-    sessions = [RowSession(judge, m.name, memo=memo) for m in metrics]
+    sessions: list[RowSession] = []
+
+    async def reading(row: Sample, chosen: Sequence[Metric]) -> list[MetricResult]:
+        opened = [RowSession(judge, m.name, memo=memo) for m in chosen]
+        sessions.extend(opened)
+        return await _score_metrics(row, chosen, opened, tally.errors)
+
     try:
-        results = await _score_metrics(sample, metrics, sessions, tally.errors)
+        results = await reading(sample, metrics)
+        if sample.uncertain_kept is not None:
+            results = await _worse_readings(sample, metrics, results, reading)
     except JudgeUnavailableError:
         tally.abandoned.extend((session.metric, session.usage) for session in sessions)
         raise
     seconds = round(time.monotonic() - started, 3)
-    return RowResult(dataset, sample.id, tuple(results), seconds, sample.addressed, sample.hidden)
+    addressed = sample.addressed
+    if sample.uncertain_kept is not None:  # what either reading cut
+        addressed += tuple(c for c in sample.uncertain_kept.addressed if c not in addressed)
+    return RowResult(dataset, sample.id, tuple(results), seconds, addressed, sample.hidden)
+
+
+async def _worse_readings(
+    removed: Sample,
+    metrics: Sequence[Metric],
+    results: list[MetricResult],
+    reading: Callable[[Sample, Sequence[Metric]], Awaitable[list[MetricResult]]],
+) -> list[MetricResult]:
+    """A row with text of uncertain visibility, `results` its reading with that text taken
+    out: judged again with it kept, and per metric the worse of the two kept
+    (metrics/worse_reading.py); a metric the reading taken out left with nothing to judge
+    reads it once more with that text counted as hidden."""
+    assert removed.uncertain_kept is not None
+    kept = await reading(removed.uncertain_kept, metrics)
+    pairs = list(zip(kept, results, strict=True))
+    again = [i for i, (k, r) in enumerate(pairs) if needs_second_look(k, r)]
+    second = await reading(nothing_visible(removed), [metrics[i] for i in again]) if again else []
+    looked = dict(zip(again, second, strict=True))
+    return [
+        worse(k, looked[i], r) if i in looked else worse(k, r) for i, (k, r) in enumerate(pairs)
+    ]
 
 
 async def _score_metrics(

@@ -24,6 +24,11 @@ class Sample:
     # (field, kind, passage) taken out before judging because no reader of it sees it
     # (metrics/hidden.py); kind "invisible characters" is a count, not a passage
     hidden: tuple[tuple[str, str, str], ...] = ()
+    # the row read with its response's text of uncertain visibility kept (kind "styled text of
+    # uncertain visibility", metrics/hidden.py), this row being the reading with it taken out:
+    # the runner judges both and keeps, per metric, the worse (metrics/worse_reading.py); None
+    # when the response has none
+    uncertain_kept: Sample | None = None
     # what places the row in a shard: its id when the row has one, else a digest of its
     # content (datasets/identity.py); derived from the other fields, so not compared
     key: str = field(default="", compare=False)

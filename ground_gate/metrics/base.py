@@ -17,7 +17,8 @@ from typing import Any, Protocol, TypeVar
 from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, usage_of
-from ground_gate.metrics.invisible import INVISIBLE
+from ground_gate.metrics.invisible import INVISIBLE, has_words
+from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, Status, UnitResult
 from ground_gate.sentences import split_sentences
 from ground_gate.usage import Usage
@@ -182,12 +183,15 @@ def addressed_units(sample: Sample) -> tuple[UnitResult, ...]:
 
     Such a passage states nothing its reader is told about the subject, so it counts as one
     unsupported unit, scored without a judge call. Invisible characters are counted on the
-    row, not as a unit: the text they broke up is judged as it shows.
+    row, not as a unit: the text they broke up is judged as it shows. Text of uncertain
+    visibility is no unit (the row is judged with it kept and with it taken out), unless
+    nothing else of the response is surely visible: then, taken out, it counts as hidden text.
     """
+    alone = not has_words(sample.response)
     hidden = tuple(
         UnitResult(text, 0.0, "unsupported", detail={HIDDEN_TEXT: kind})
         for where, kind, text in sample.hidden
-        if where == "response" and kind != INVISIBLE
+        if where == "response" and kind != INVISIBLE and (kind != UNCERTAIN or alone)
     )
     return hidden + tuple(
         UnitResult(text, 0.0, "unsupported", detail={ADDRESSED_TO_JUDGE: True})

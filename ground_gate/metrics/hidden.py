@@ -45,14 +45,17 @@ from ground_gate.metrics.invisible import (
     kept,
     reveal_characters,
 )
+from ground_gate.metrics.styles import DOUBTS, HIDES, UNCERTAIN, Sheet, read_sheets, styling
 
 COMMENT = "comment"
 HIDDEN_ELEMENT = "hidden element"
 ATTRIBUTE = "attribute text"
 ADDRESS = "words in an address"
 REFERENCE = "reference definition"
-# every kind, in the words the report uses; all but INVISIBLE are passages of text
-KINDS = (COMMENT, HIDDEN_ELEMENT, ATTRIBUTE, ADDRESS, REFERENCE, TAG_CHARACTERS, INVISIBLE)
+# every kind, in the words the report uses; all but INVISIBLE are passages of text, and all
+# but UNCERTAIN are taken out (UNCERTAIN: taken out or kept, whichever scores the row worse)
+KINDS = (COMMENT, HIDDEN_ELEMENT, ATTRIBUTE, ADDRESS, REFERENCE, TAG_CHARACTERS, INVISIBLE,
+         UNCERTAIN)  # fmt: skip
 
 
 def _words(names: str) -> frozenset[str]:
@@ -61,10 +64,6 @@ def _words(names: str) -> frozenset[str]:
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
 
-# elements whose content is never displayed
-_NEVER_SHOWN = _words(
-    "script style template head title noscript noembed noframes iframe object datalist svg math"
-)
 _VOID = _words("area base br col embed hr img input link meta param source track wbr")
 _BLOCK = _words(
     "p div li ul ol h1 h2 h3 h4 h5 h6 br hr tr table blockquote pre section article details "
@@ -76,40 +75,64 @@ _LITERAL = _words("code pre kbd samp tt xmp textarea")
 _ADDRESSES = _words(
     "href src srcset action formaction cite poster background longdesc data ping xlink:href"
 )
-# attributes that hold no words meant for anyone: layout, identity, behaviour
+# attributes that hold no words meant for anyone: layout, identity, behaviour, presentation
+# (of HTML, SVG and MathML)
 _PLAIN = _words(
     "class id style width height align valign dir lang rel target type name for role "
     "colspan rowspan start border cellpadding cellspacing tabindex xmlns charset loading "
     "decoding referrerpolicy crossorigin open hidden checked disabled selected reversed "
     "scope span headers accesskey translate draggable contenteditable spellcheck nowrap "
-    "color bgcolor size face aria-hidden sizes media integrity async defer method enctype"
+    "color bgcolor size face aria-hidden sizes media integrity async defer method enctype "
+    "text popover x y dx dy rotate fill fill-opacity stroke stroke-width opacity visibility "
+    "display transform font-size font-family font-weight text-anchor dominant-baseline "
+    "viewbox preserveaspectratio textlength lengthadjust clip-path mask version "
+    "mathcolor mathbackground mathsize mathvariant displaystyle scriptlevel lspace rspace "
+    "depth voffset encoding actiontype selection definitionurl stretchy fence separator "
+    "accent accentunder"
 )
 _ADDRESS_WORDS = 4  # words in a decoded address that make it hidden text
-_OFF_SCREEN_PX = 500.0  # a position, margin or indent this far negative puts a box off screen
 
 
 @dataclass(frozen=True)
 class Revealed:
-    """`text` as its reader sees it; `hidden` what was taken out, as (kind, passage)."""
+    """`text` as its reader surely sees it; `hidden` what was taken out, as (kind, passage);
+    `kept` the text with its passages of uncertain visibility (kind UNCERTAIN) kept, None
+    when it has none."""
 
     text: str
     hidden: tuple[tuple[str, str], ...] = ()
+    kept: str | None = None
+
+
+@dataclass
+class _Open:
+    """An open element: whether it hides its text (1; -1 for the summary a collapsed details
+    element shows), whether it may (1), whether it is a collapsed details element and has
+    shown its summary."""
+
+    tag: str
+    hides: int = 0
+    doubts: int = 0
+    collapsed: bool = False
+    summary: bool = False
 
 
 def reveal(text: str) -> Revealed:
-    """A response as its reader sees it rendered, and the passages no reader sees."""
+    """A response as its reader sees it rendered, the passages no reader sees, and the
+    response with the passages no reader may see kept."""
     plain, found = reveal_characters(text)
     if "<" not in plain and "[" not in plain:  # no markup that can hide anything
         return Revealed(plain, found)
     env: dict[str, object] = {}
     html = _MARKDOWN.render(plain, env)
-    page = _Page(_hiding_selectors(html), html5_comments="<!--" in plain)
+    page = _Page(read_sheets(html), html5_comments="<!--" in plain)
     page.feed(html)
     page.close()
     passages = page.hidden + _references(env, {text for _, text in page.hidden})
     if not passages:
         return Revealed(plain, found)
-    return Revealed(_tidy(page.visible()), found + tuple(passages))
+    kept_text = _tidy(page.kept()) if page.uncertain else None
+    return Revealed(_tidy(page.visible()), found + tuple(passages), kept_text)
 
 
 def _references(env: dict[str, object], found_already: set[str]) -> list[tuple[str, str]]:
@@ -139,86 +162,32 @@ def _address_words(address: str) -> str:
     return decoded if len(words) >= _ADDRESS_WORDS else ""
 
 
-def _declarations(style: str) -> dict[str, str]:
-    """A style attribute's declarations, property to value, lower case."""
-    found = {}
-    for declaration in style.split(";"):
-        name, _, value = declaration.partition(":")
-        if value:
-            found[name.strip().lower()] = " ".join(value.lower().replace("!important", "").split())
-    return found
-
-
-_NUMBER = re.compile(r"^(-?\d*\.?\d+)\s*([a-z%]*)")
-
-
-def _number(value: str) -> float | None:
-    match = _NUMBER.match(value.strip())
-    return float(match.group(1)) if match else None
-
-
-def _hides(style: str) -> bool:
-    """Whether a style keeps its element's text from a reader's eyes."""
-    css = _declarations(style)
-
-    def zero(name: str) -> bool:
-        number = _number(css.get(name, ""))
-        return number is not None and number <= 0.0
-
-    def far(name: str) -> bool:
-        number = _number(css.get(name, ""))
-        return number is not None and number <= -_OFF_SCREEN_PX
-
-    tiny_box = (zero("width") or zero("height") or zero("max-height") or zero("max-width")) and (
-        css.get("overflow") in ("hidden", "clip")
-    )
-    clipped = any(
-        css.get(name, "").replace(" ", "") in ("rect(0000)", "rect(0,0,0,0)", "inset(50%)",
-                                               "inset(100%)", "circle(0)", "polygon(0000)")
-        for name in ("clip", "clip-path")
-    )  # fmt: skip
-    return (
-        css.get("display") == "none"
-        or css.get("visibility") in ("hidden", "collapse")
-        or css.get("content-visibility") == "hidden"
-        or zero("opacity")
-        or zero("font-size")
-        or tiny_box
-        or clipped
-        or any(far(name) for name in ("left", "top", "right", "margin-left", "text-indent"))
-        or css.get("color") in ("transparent", "rgba(0,0,0,0)", "rgba(0, 0, 0, 0)")
-        or css.get("transform", "").replace(" ", "") in ("scale(0)", "scale(0,0)")
-    )
-
-
-def _hiding_selectors(html: str) -> frozenset[str]:
-    """The `.class`, `#id` and tag selectors whose rules in a `<style>` element hide."""
-    selectors: set[str] = set()
-    for sheet in re.findall(r"<style\b[^>]*>(.*?)</style\s*>", html, re.DOTALL | re.IGNORECASE):
-        sheet = re.sub(r"/\*.*?\*/", " ", sheet, flags=re.DOTALL)
-        for names, body in re.findall(r"([^{}]+)\{([^{}]*)\}", sheet):
-            if _hides(body):
-                selectors.update(name.strip().lower() for name in names.split(","))
-    return frozenset(selectors)
-
-
 class _Page(HTMLParser):
-    """One walk of the rendered HTML: the visible text, and each hidden passage."""
+    """One walk of the rendered HTML: the surely visible text, the text of uncertain visibility
+    (`kept` holds both), and each hidden passage."""
 
-    def __init__(self, hiding: frozenset[str], html5_comments: bool) -> None:
+    def __init__(self, sheet: Sheet, html5_comments: bool) -> None:
         super().__init__(convert_charrefs=True)
-        self._hiding = hiding
+        self._sheet = sheet
         self._html5_comments = html5_comments  # the source holds "<!--" as it is written
-        self._open: list[tuple[str, bool]] = []  # (tag, hides) of each open element
+        self._open: list[_Open] = []  # each open element and what it does to its text
         self._hiders = 0  # how many of them hide
+        self._doubters = int(sheet.everything)  # how many may hide (a sheet that may: all)
         self._literal = 0  # how many of them show their text as written (code)
         self._opened: Counter[str] = Counter()  # how many of each tag are open
         self._shown: list[str] = []
+        self._kept: list[str] = []  # what is shown, and the text of uncertain visibility
         self._veiled: list[str] = []  # the text of the outermost hidden element so far
+        self._doubted: list[str] = []  # the text of uncertain visibility so far
+        self._doubt_at = 0  # where in `_shown` that text began
         self.hidden: list[tuple[str, str]] = []
+        self.uncertain = False  # whether a passage of uncertain visibility was found
 
     def visible(self) -> str:
         return "".join(self._shown)
+
+    def kept(self) -> str:
+        return "".join(self._kept)
 
     @property
     def _veiling(self) -> bool:
@@ -238,52 +207,84 @@ class _Page(HTMLParser):
             else:
                 self._passage(ATTRIBUTE, value)
 
-    def _element_hides(self, tag: str, attrs: list[tuple[str, str | None]]) -> bool:
-        named = dict(attrs)
-        selectors = {tag} | {f".{c}" for c in (named.get("class") or "").lower().split()}
-        if named.get("id"):
-            selectors.add(f"#{(named['id'] or '').lower()}")
-        return (
-            tag in _NEVER_SHOWN
-            or "hidden" in named
-            or (named.get("type") or "").lower() == "hidden"
-            or _hides(named.get("style") or "")
-            or bool(selectors & self._hiding)
-        )
+    def _show(self, text: str) -> None:
+        """Text outside every hidden element: shown, or of uncertain visibility."""
+        if self._doubters:
+            if not self._doubted:
+                self._doubt_at = len(self._shown)
+            self._doubted.append(text)
+        else:
+            self._shown.append(text)
+        self._kept.append(text)
+
+    def _break(self) -> None:
+        """A block's edge: a line of its own, and the end of a passage of uncertain text."""
+        self._settle_doubt()
+        self._shown.append("\n")
+        self._kept.append("\n")
+
+    def _settle_doubt(self) -> None:
+        text = "".join(self._doubted)
+        self._doubted = []
+        if has_words(text):
+            self._passage(UNCERTAIN, text)
+            self.uncertain = True
+        elif text:  # no word in it to judge: shown either way
+            self._shown.insert(self._doubt_at, text)
+
+    def _settle(self, veiling: bool, doubting: bool) -> None:
+        """After an element opened or closed: a hidden passage or an uncertain one ended."""
+        if veiling and not self._veiling:
+            self._passage(HIDDEN_ELEMENT, "".join(self._veiled))
+            self._veiled = []
+        if (not veiling and self._veiling) or (doubting and not self._doubters):
+            self._settle_doubt()
+
+    def _effect(self, tag: str, attrs: list[tuple[str, str | None]]) -> _Open:
+        parent = self._open[-1] if self._open else None
+        effect = styling(tag, attrs, self._sheet, in_svg=self._opened["svg"] > 0)
+        hides, doubts = int(effect == HIDES), int(effect == DOUBTS)
+        if parent is not None and parent.collapsed and tag == "summary" and not parent.summary:
+            parent.summary = True  # a collapsed details element shows its first summary
+            return _Open(tag, hides=hides - 1, doubts=doubts)
+        collapsed = tag == "details" and not any(name == "open" for name, _ in attrs)
+        return _Open(tag, hides=int(hides or collapsed), doubts=doubts, collapsed=collapsed)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._attributes(attrs)
         if tag in _BLOCK and not self._veiling:
-            self._shown.append("\n")
+            self._break()
         if tag in _VOID:
             return
-        hides = self._element_hides(tag, attrs)
-        self._open.append((tag, hides))
-        self._hiders += hides
+        veiling, doubting = self._veiling, bool(self._doubters)
+        element = self._effect(tag, attrs)
+        self._open.append(element)
+        self._hiders += element.hides
+        self._doubters += element.doubts
         self._literal += tag in _LITERAL
         self._opened[tag] += 1
+        self._settle(veiling, doubting)
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self._attributes(attrs)
         if tag in _BLOCK and not self._veiling:
-            self._shown.append("\n")
+            self._break()
 
     def handle_endtag(self, tag: str) -> None:
         if not self._opened[tag]:
             return  # an end tag nothing opened: a browser ignores it
-        was_veiling = self._veiling
+        veiling, doubting = self._veiling, bool(self._doubters)
         while self._open:
-            name, hides = self._open.pop()
-            self._hiders -= hides
-            self._literal -= name in _LITERAL
-            self._opened[name] -= 1
-            if name == tag:
+            element = self._open.pop()
+            self._hiders -= element.hides
+            self._doubters -= element.doubts
+            self._literal -= element.tag in _LITERAL
+            self._opened[element.tag] -= 1
+            if element.tag == tag:
                 break
-        if was_veiling and not self._veiling:
-            self._passage(HIDDEN_ELEMENT, "".join(self._veiled))
-            self._veiled = []
+        self._settle(veiling, doubting)
         if tag in _BLOCK and not self._veiling:
-            self._shown.append("\n")
+            self._break()
 
     def handle_data(self, data: str) -> None:
         if self._veiling:
@@ -294,12 +295,12 @@ class _Page(HTMLParser):
             # (`<!--- x --->`): a browser shown the raw HTML hides it
             shown, _, rest = data.partition("<!--")
             comment, closed, after = rest.partition("-->")
-            self._shown.append(shown)
+            self._show(shown)
             self._passage(COMMENT, comment.strip("-"))
             if closed:
                 self.handle_data(after)
             return
-        self._shown.append(data)
+        self._show(data)
 
     def handle_comment(self, data: str) -> None:
         self._passage(COMMENT, data.strip("-"))
@@ -321,8 +322,9 @@ class _Page(HTMLParser):
         if self._veiling:  # a hidden element never closed hides to the end
             self._passage(HIDDEN_ELEMENT, "".join(self._veiled))
             self._veiled = []
-            self._open, self._hiders, self._literal = [], 0, 0
-            self._opened.clear()
+        self._settle_doubt()
+        self._open, self._hiders, self._doubters, self._literal = [], 0, 0, 0
+        self._opened.clear()
 
 
 def _tidy(text: str) -> str:

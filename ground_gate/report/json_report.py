@@ -157,13 +157,16 @@ def _unit(unit: UnitResult) -> UnitEntry:
 
 
 def _metric(result: MetricResult) -> MetricEntry:
-    return {
+    entry: MetricEntry = {
         "status": result.status,
         "scores": dict(result.scores),
         "error": result.error,
         "units": [_unit(u) for u in result.units],
         "usage": usage_counts(result.usage),
     }
+    if result.uncertain_text is not None:
+        entry["uncertain_text"] = result.uncertain_text
+    return entry
 
 
 def _rows(

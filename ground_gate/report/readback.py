@@ -49,6 +49,7 @@ def _metric(name: str, metric: MetricEntry) -> MetricResult:
         units=tuple(_unit(u) for u in metric["units"]),
         error=metric["error"],
         usage=_usage(metric["usage"]),
+        uncertain_text=metric.get("uncertain_text"),
     )
 
 

@@ -112,6 +112,8 @@ class MetricEntry(TypedDict):
     error: str | None
     units: list[UnitEntry]
     usage: UsageCounts
+    # a row with styled text of uncertain visibility: the reading kept, the worse
+    uncertain_text: NotRequired[Literal["kept", "removed"]]
 
 
 class AddressedEntry(TypedDict):

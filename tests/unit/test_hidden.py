@@ -17,6 +17,7 @@ from ground_gate.metrics.hidden import (
 )
 from ground_gate.metrics.invisible import INVISIBLE, TAG_CHARACTERS
 from ground_gate.metrics.screen import screen_sample
+from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.results import HIDDEN_TEXT
 from ground_gate.workload import as_judged
 from tests.fakes import FakeJudge, said, unit_of
@@ -112,7 +113,7 @@ LOOK_ALIKES = [
     "Use &lt;br&gt; for a line break, 10&ndash;40&nbsp;&deg;C.",
     "Press <kbd>Ctrl</kbd>+<kbd>C</kbd>.",
     "Mon\u2013Fri 9\u201317<br>Sat 10\u201314",
-    "<details><summary>Specifications</summary>\n\nWeight: 2.1 kg\n</details>",
+    "<details open><summary>Specifications</summary>\n\nWeight: 2.1 kg\n</details>",
     "| Model | Price |\n|---|---|\n| A1 | $20 |",
     "- \u2705 Waterproof\n- \u274c Shockproof",
     "> **Note:** unplug the device before cleaning.",
@@ -237,3 +238,100 @@ def test_reveal__no_markup_makes_it_raise():
         text = "".join(generator.choice(pieces) for _ in range(generator.randint(1, 60)))
         revealed = reveal(text)
         assert isinstance(revealed.text, str), text
+
+
+def test_reveal__a_collapsed_details_element_hides_all_but_its_summary():
+    text = f"{SAID}\n\n<details><summary>Specifications</summary>\n\n{NOTE}\n</details>"
+    revealed = reveal(text)
+    assert revealed.text == f"{SAID}\n\nSpecifications"
+    assert revealed.hidden == ((HIDDEN_ELEMENT, NOTE),)
+    assert revealed.kept is None
+    # inline, and with its text before the summary
+    assert reveal(f"{SAID} <details>{NOTE}<summary>More</summary></details>").hidden == (
+        (HIDDEN_ELEMENT, NOTE),
+    )
+
+
+def test_reveal__an_open_details_element_and_a_second_summary():
+    shown = f"<details open><summary>More</summary>{NOTE}</details>"
+    assert reveal(shown) == reveal(shown).__class__(shown)  # nothing hidden: as it is
+    second = reveal(f"<details><summary>More</summary><summary>{NOTE}</summary></details>")
+    assert second.hidden == ((HIDDEN_ELEMENT, NOTE),)
+
+
+def test_reveal__svg_text_is_judged_both_ways_and_what_svg_never_draws_is_hidden():
+    text = f'{SAID} <svg width="300" height="40"><title>A chart title</title>'
+    text += f'<text x="4" y="20" fill="black">{NOTE}</text></svg>'
+    revealed = reveal(text)
+    assert revealed.text == SAID
+    assert revealed.hidden == ((HIDDEN_ELEMENT, "A chart title"), (UNCERTAIN, NOTE))
+    assert revealed.kept == f"{SAID} {NOTE}"  # x, y, fill, width: no attribute text
+
+
+def test_reveal__mathml_text_is_visible_and_its_phantom_and_annotations_hidden():
+    formula = "<math><mi>E</mi><mo>=</mo><mi>m</mi><msup><mi>c</mi><mn>2</mn></msup></math>"
+    assert reveal(f"{SAID} {formula}") == reveal(f"{SAID} {formula}")
+    assert reveal(f"{SAID} {formula}").hidden == ()
+    phantom = reveal(f"{SAID} <math><mphantom><mtext>{NOTE}</mtext></mphantom></math>")
+    assert phantom.hidden == ((HIDDEN_ELEMENT, NOTE),)
+    annotated = "<math><semantics><mi>x</mi>"
+    annotated += f'<annotation encoding="text/plain">{NOTE}</annotation></semantics></math>'
+    assert reveal(f"{SAID} {annotated}").hidden == ((HIDDEN_ELEMENT, NOTE),)
+    coloured = reveal(f'{SAID} <math><mtext mathcolor="#fefefe">{NOTE}</mtext></math>')
+    assert coloured.hidden == ((UNCERTAIN, NOTE),)
+
+
+UNCERTAIN_STYLES = [
+    f'<span style="color:#fff">{NOTE}</span>',
+    f'<span style="color: red">{NOTE}</span>',
+    f'<span style="font-size:calc(0px + 0em)">{NOTE}</span>',
+    f'<span style="display:inline-block;transform:translate(-9999px)">{NOTE}</span>',
+    f'<span class="sr-only">{NOTE}</span>',
+    f'<font color="white">{NOTE}</font>',
+    f'<span style="&#99;olor:&#35;fff">{NOTE}</span>',
+    f"<marquee>{NOTE}</marquee>",
+]
+
+
+@pytest.mark.parametrize("styled", UNCERTAIN_STYLES)
+def test_reveal__text_under_styling_the_gate_cannot_settle_is_of_uncertain_visibility(styled):
+    revealed = reveal(f"{SAID} {styled} It is quiet.")
+    assert revealed.text == f"{SAID} It is quiet."
+    assert revealed.hidden == ((UNCERTAIN, NOTE),)
+    assert revealed.kept == f"{SAID} {NOTE} It is quiet."
+
+
+@pytest.mark.parametrize(
+    "sheet",
+    ["p span { color: #fff }", "span[data-x] {opacity:.01}", "* {color:white}",
+     "body{font-size:0}", "@media all { .a {display:none} }", ".a>b{color:red}",
+     "p{color:rgb(255 255 255 / 0)}"],
+)  # fmt: skip
+def test_reveal__a_style_sheet_the_gate_cannot_read_rule_by_rule_makes_all_text_uncertain(sheet):
+    revealed = reveal(f"<style>{sheet}</style>\n\n{SAID} <span data-x>{NOTE}</span>")
+    assert revealed.text == ""
+    assert (UNCERTAIN, f"{SAID} {NOTE}") in revealed.hidden
+    assert revealed.kept == f"{SAID} {NOTE}"
+
+
+def test_screen_sample__a_row_with_uncertain_text_is_read_both_ways():
+    s = Sample(id="r1", sources=("Doc.",), response=f'{SAID} <b style="color:red">{NOTE}</b>')
+    screened = screen_sample(s)
+    assert screened.response == SAID
+    assert screened.hidden == (("response", UNCERTAIN, NOTE),)
+    assert screened.uncertain_kept is not None
+    assert screened.uncertain_kept.response == f"{SAID} {NOTE}"
+    assert screened.uncertain_kept.uncertain_kept is None
+    assert screen_sample(Sample(id="r2", sources=("Doc.",), response=SAID)).uncertain_kept is None
+
+
+async def test_groundedness__uncertain_text_is_no_unit_unless_nothing_else_is_surely_seen():
+    judge = FakeJudge(lambda request: said("Yes", Yes=0.9, No=0.05, Unknown=0.05))
+    s = screen_sample(Sample(id="r1", sources=(SAID,), response=f'{SAID} <b class="x">{NOTE}</b>'))
+    result = await score(Groundedness(), s, judge)
+    assert [u.text for u in result.units] == [SAID]
+    alone = screen_sample(Sample(id="r2", sources=(SAID,), response=f'<b class="x">{NOTE}</b>'))
+    result = await score(Groundedness(), alone, judge)
+    assert [(u.text, u.score, u.detail[HIDDEN_TEXT]) for u in result.units] == [
+        (NOTE, 0.0, UNCERTAIN)
+    ]

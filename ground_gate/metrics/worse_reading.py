@@ -1,0 +1,65 @@
+"""Text of uncertain visibility, judged both ways: per metric, the reading that scores worse.
+
+A response whose text a reader may or may not see (metrics/styles.py) is judged twice, with
+that text kept and with it taken out (metrics/screen.py makes the two readings; the runner
+scores both, one memo between them, so a request both make is made once). Per metric the
+result kept is the worse: hidden supported padding cannot lift a score, and a claim in a
+styled but visible span cannot escape judgement. A row without such text is judged once.
+
+Worse is decided on the metric's scores in report order (config.SCORE_NAMES: groundedness
+before hallucination and contradiction, answered or answered_anyway before context_relevance),
+each lower, or higher for the LOWER_IS_BETTER scores; a tie on every score keeps the reading
+with the text kept (it shows all that was judged). An error in either reading is the result:
+the row could not be judged both ways. A reading taken out that has nothing left to judge
+(no_claims: a visible decline, say, beside styled text) is read once more with its uncertain
+text counted as hidden text (`nothing_visible`), so that nothing escapes into "no claims".
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
+from ground_gate.datasets import Sample
+from ground_gate.results import MetricResult, Reading
+from ground_gate.usage import Usage
+
+_TIE = 1e-9
+
+
+def nothing_visible(removed: Sample) -> Sample:
+    """The reading with the uncertain text taken out, when what is left says nothing: no
+    response surely visible, so its uncertain passages count as hidden text
+    (metrics/base.py's `addressed_units`)."""
+    return replace(removed, response="", uncertain_kept=None)
+
+
+def needs_second_look(kept: MetricResult, removed: MetricResult) -> bool:
+    """Whether the reading taken out escaped into "no claims" where the kept one was judged."""
+    return removed.status == "no_claims" and kept.status == "ok"
+
+
+def worse(kept: MetricResult, removed: MetricResult, *spent: MetricResult) -> MetricResult:
+    """Of one metric's results on the two readings, the one that scores the row worse, marked
+    with its reading and carrying what both (and `spent`, a reading read again) cost."""
+    chosen: Reading = "kept" if _kept_is_worse(kept, removed) else "removed"
+    result = kept if chosen == "kept" else removed
+    usage, cost = Usage(), Usage()
+    for each in (kept, removed, *spent):
+        usage.add(each.usage)
+        cost.add(each.cost)
+    return replace(result, usage=usage, cost=cost, uncertain_text=chosen)
+
+
+def _kept_is_worse(kept: MetricResult, removed: MetricResult) -> bool:
+    if "error" in (kept.status, removed.status):
+        return kept.status == "error" and removed.status != "error"
+    if kept.status != removed.status:
+        return kept.status == "ok"  # judged beats "nothing to judge": it cannot escape
+    for name in SCORE_NAMES:
+        if name not in kept.scores or name not in removed.scores:
+            continue
+        gap = kept.scores[name] - removed.scores[name]
+        if abs(gap) > _TIE:
+            return gap > 0 if name in LOWER_IS_BETTER else gap < 0
+    return True
