@@ -9,9 +9,11 @@ from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.facts import Fact, find, number_value, read_answer, stated, swapped
 from ground_gate.metrics.groundedness import Groundedness
+from ground_gate.metrics.quantities import quantities
 from ground_gate.report.formatting import unit_verdict
 from ground_gate.results import SWAPPED_FACT
 from tests.fakes import FakeJudge, said, unit_of
+from tests.hostile.swapped_facts import MOVES, SAME, SWAPS, Swap
 
 SOURCE = (
     "The X200 laptop weighs 1.2 kg and has a 14-inch display. With the included 65 W adapter "
@@ -170,9 +172,9 @@ def fills(minutes: str, p_stated: float = 0.85, verdict: dict[str, float] | None
     return FakeJudge(script)
 
 
-async def judged(response: str, judge: FakeJudge, **config: object):
+async def judged(response: str, judge: FakeJudge, source: str = SOURCE, **config: object):
     metric = Groundedness(GroundednessConfig(**config))  # type: ignore[arg-type]
-    row = Sample(id="r", sources=(SOURCE,), response=response)
+    row = Sample(id="r", sources=(source,), response=response)
     session = RowSession(judge, metric.name, memo={})
     return await metric.score(row, await metric.prepare(row, session), session)
 
@@ -228,3 +230,117 @@ async def test_groundedness__no_fact_call_when_facts_are_off_or_the_method_rates
         return said("5", **{"5": 1.0}) if request.purpose.endswith("rate") else said("Yes", Yes=1)
 
     await judged("The X200 charges to 80% in 20 minutes.", FakeJudge(script), **config)
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("£1.5m", [("£1.5m", "1.5E+6", "GBP")]),
+        ("£ 1.5 m in june", [("£ 1.5 m", "1.5E+6", "GBP")]),  # tokenised text
+        (
+            "1.5m GBP or 1.5m euros",
+            [("1.5m GBP", "1.5E+6", "GBP"), ("1.5m euros", "1.5E+6", "EUR")],
+        ),
+        (
+            "a 1.5 m wall, a 5k run",
+            [("1.5 m", "1.5", "m"), ("5k", "5", "k")],
+        ),  # no currency: no scale
+        (
+            "one million and five hundred thousand",
+            [("one million", "1E+6", ""), ("five hundred thousand", "5E+5", "")],
+        ),
+        (
+            "-40, \u221240, \u201340 or minus 40",
+            [
+                ("-40", "-40", ""),
+                ("\u221240", "-40", ""),
+                ("\u201340", "-40", ""),
+                ("minus 40", "-40", ""),
+            ],
+        ),
+        ("10-40 and COVID-19", [("10", "10", ""), ("40", "40", ""), ("19", "19", "")]),  # no minus
+        ("it fell by 40%", [("40%", "40", "%")]),  # a fall is no sign
+        (
+            "5 per cent, 5 percentage points, 30 bps",
+            [("5 per cent", "5", "%"), ("5 percentage points", "5", "pp"), ("30 bps", "30", "bp")],
+        ),
+        (
+            "20 mins, 2 hrs, a 420-metre span",
+            [("20 mins", "20", "minute"), ("2 hrs", "2", "hour"), ("420-metre", "420", "metre")],
+        ),
+        (
+            "USD 5, US$5, $5 and 5 dollars",
+            [
+                ("USD 5", "5", "USD"),
+                ("US$5", "5", "USD"),
+                ("$5", "5", "$"),
+                ("5 dollars", "5", "$"),
+            ],
+        ),
+        (
+            "16 GB, 16 gb, 100 W, six pots",
+            [
+                ("16 GB", "16", "GB"),
+                ("16 gb", "16", "gb"),
+                ("100 W", "100", "W"),
+                ("six pots", "6", ""),
+            ],
+        ),
+    ],
+)
+def test_quantities__value_unit_sign_and_scale_read_by_rules(text, read):
+    assert [(q.written, str(q.amount), q.unit) for q in quantities(text)] == read
+
+
+def fills_source(answer: str, purposes: list[str]):
+    """The small judge of issue 43: every sentence read as supported (0.97), the blank
+    filled with `answer`, 90% sure the document gives it a value."""
+
+    def script(request: JudgeRequest) -> Completion:
+        step = request.purpose.rpartition(".")[2]
+        purposes.append(step)
+        if step == "fact":
+            return said(answer, **{answer.split()[0]: 0.9, "NOT": 0.1})
+        assert step == "verdict", step
+        return said("Yes", Yes=0.97, No=0.02, Unknown=0.01)
+
+    return FakeJudge(script)
+
+
+@pytest.mark.parametrize("swap", SWAPS, ids=[s.name for s in SWAPS])
+async def test_groundedness__a_unit_sign_scale_or_currency_swap_is_asked_and_contradicted(
+    swap: Swap,
+):
+    # the source's digits in a sentence measuring them otherwise: never settled with no call
+    (asked,) = [f for f in find(swap.response) if not stated(f, swap.source)]
+    purposes: list[str] = []
+    source_says = swap.said.partition("; the source says ")[2]
+    result = await judged(swap.response, fills_source(source_says, purposes), swap.source)
+    unit = result.units[0]
+    assert purposes == ["verdict", "fact"]
+    assert unit_verdict({"verdict": unit.verdict, "detail": unit.detail}) == (
+        f"contradicted: {swap.said}"
+    )
+    assert unit.detail["p_contradicted"] == 0.9 and unit.evidence == swap.source
+    # a fill of the number alone names the source's quantity the same
+    bare = read_answer(asked, str(asked.measure and asked.measure.number), swap.source)
+    assert bare.said() == swap.said
+
+
+@pytest.mark.parametrize(("source", "response"), SAME)
+async def test_groundedness__one_quantity_spelled_two_ways_costs_no_call(source, response):
+    purposes: list[str] = []
+    result = await judged(response, fills_source("NOT STATED", purposes), source)
+    assert purposes == ["verdict"]
+    assert result.units[0].verdict == "supported"
+
+
+@pytest.mark.parametrize(("source", "response", "answer"), MOVES)
+async def test_groundedness__a_fall_by_the_source_s_minus_is_asked_and_no_swap(
+    source, response, answer
+):
+    purposes: list[str] = []
+    result = await judged(response, fills_source(answer, purposes), source)
+    assert purposes == ["verdict", "fact"]  # no minus written: not the source's value as said
+    assert result.units[0].verdict == "supported"
+    assert SWAPPED_FACT not in result.units[0].detail
