@@ -22,16 +22,17 @@ counts as one hallucinated unit, as a question the document could not answer wou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ground_gate.config.model import SummaryAccuracyConfig
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
-from ground_gate.metrics.base import RowSession, best_support, together
+from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
 from ground_gate.metrics.logprobs import choice_distribution
 from ground_gate.metrics.off_source import Parted, apart_units, part
-from ground_gate.results import MetricResult, UnitResult
+from ground_gate.metrics.styles import UNCERTAIN
+from ground_gate.results import HIDDEN_TEXT, MetricResult, UnitResult
 
 VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`
 QUESTION_TOKENS_EACH = 40
@@ -125,6 +126,14 @@ class SummaryAccuracy:
 
     async def score(self, sample: Sample, plan: Plan, session: RowSession) -> MetricResult:
         apart = apart_units(plan.apart, "hallucinated")
+        if not sample.response.strip():  # styled text of uncertain visibility was all of it:
+            # read without it, each passage is hallucinated, as the other methods count it
+            # unsupported (metrics/worse_reading.py), so that it cannot escape into no claims
+            apart += [
+                replace(u, verdict="hallucinated")
+                for u in addressed_units(sample)
+                if u.detail.get(HIDDEN_TEXT) == UNCERTAIN
+            ]
         questions = list(plan.questions)
         if not questions and not apart:
             return session.result("no_claims")
