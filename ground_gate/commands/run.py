@@ -161,7 +161,8 @@ class Job:
             not_run=self.not_run(result),
             budget=None if limit is None else budget_record(limit),
             texts={
-                (name, s.id): row_text(s.source_text, s.question, s.response)
+                # a row read both ways shows its response with the styled text kept
+                (name, s.id): row_text(s.source_text, s.question, (s.uncertain_kept or s).response)
                 for name, samples in self.work
                 for s in samples
             },

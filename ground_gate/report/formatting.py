@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from ground_gate.config.model import METRIC_OF_SCORE, Threshold
 from ground_gate.gate import describe, percent, worse_by
 from ground_gate.metrics.groundedness import NOTHING_FOUND
+from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.numbers import bound, decimals, figure, holds, relation
 from ground_gate.report.types import (
     BaselineEntry,
@@ -30,6 +31,8 @@ from ground_gate.results import (
 )
 
 PASS, FAIL, WARN = "\u2705", "\u274c", "\u26a0\ufe0f"
+# a unit of styled text of uncertain visibility that was all the response had, read without it
+UNCERTAIN_ALONE = "styled so that a reader may not see it, nothing else surely shown; taken out"
 ARROW = "\u2192"
 SCORES_OF_METRIC: Mapping[str, tuple[str, ...]] = {
     metric: tuple(s for s, m in METRIC_OF_SCORE.items() if m == metric)
@@ -298,6 +301,8 @@ def unit_verdict(unit: UnitEntry) -> str:
     detail = unit.get("detail") or {}
     if detail.get(ADDRESSED_TO_JUDGE):
         return f"{unit['verdict']}: addressed to the judge, cut"
+    if detail.get(HIDDEN_TEXT) == UNCERTAIN:
+        return f"{unit['verdict']}: {UNCERTAIN_ALONE}"
     if hidden := detail.get(HIDDEN_TEXT):
         return f"{unit['verdict']}: no reader sees it ({hidden}), taken out"
     if reason := detail.get(OFF_SOURCE):
@@ -325,3 +330,21 @@ def probabilities(unit: UnitEntry) -> str:
 def is_nothing_found(quote: str | None) -> bool:
     """Whether a unit's evidence is the judge's NOTHING FOUND."""
     return quote is not None and quote.strip().upper().startswith(NOTHING_FOUND)
+
+
+def uncertain_readings(row: RowEntry) -> str:
+    """How a row's styled text of uncertain visibility was judged, in words: 'judged with it
+    and without it, each metric keeping the worse: without it for groundedness, rating; with
+    it for faithfulness'; '' for a row without such text."""
+    by: dict[str, list[str]] = {}
+    for name, metric in row["metrics"].items():
+        if reading := metric.get("uncertain_text"):
+            by.setdefault(reading, []).append(name)
+    said = [
+        f"{'with it' if reading == 'kept' else 'without it'} for {', '.join(by[reading])}"
+        for reading in ("removed", "kept")
+        if reading in by
+    ]
+    if not said:
+        return ""
+    return f"judged with it and without it, each metric keeping the worse: {'; '.join(said)}"

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 
 from ground_gate.config.model import SCORE_NAMES
+from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.numbers import bound
 from ground_gate.report.anchors import row_key
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
@@ -26,6 +27,7 @@ from ground_gate.report.formatting import (
     probabilities,
     row_thresholds,
     row_values,
+    uncertain_readings,
     unit_verdict,
 )
 from ground_gate.report.html_evidence import (
@@ -197,6 +199,12 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
             f"): {esc(addressed['text'])}</p>"
         )
     for hidden in row.get("hidden_text") or []:
+        if hidden["kind"] == UNCERTAIN:
+            out.append(
+                f'<p class="warn">Styled so that a reader may not see it ({esc(hidden["field"])}'
+                f"): {esc(hidden['text'])}; {esc(uncertain_readings(row))}</p>"
+            )
+            continue
         out.append(
             f'<p class="warn">No reader sees it, taken out before judging ({esc(hidden["field"])}'
             f", {esc(hidden['kind'])}): {esc(hidden['text'])}</p>"

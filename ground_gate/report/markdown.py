@@ -17,6 +17,7 @@ from tabulate import tabulate
 
 from ground_gate.config.model import SCORE_NAMES
 from ground_gate.metrics.invisible import INVISIBLE
+from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
 from ground_gate.report.baseline_name import baseline_name
@@ -31,6 +32,7 @@ from ground_gate.report.formatting import (
     missed,
     plural,
     score_cell,
+    uncertain_readings,
 )
 from ground_gate.report.markdown_broke import what_broke
 from ground_gate.report.markdown_tables import score_details, usage
@@ -269,14 +271,32 @@ __all__: Sequence[str] = ["render_markdown"]
 def _hidden_line(rows: Sequence[RowEntry]) -> list[str]:
     """One line for the rows that held text no reader sees: how many, and the first passage
     (the first row that hid words, else the first with invisible characters)."""
-    hid = [r for r in rows if r.get("hidden_text")]
+    lines = _uncertain_line(rows)
+    hid = [r for r in rows if any(h["kind"] != UNCERTAIN for h in r.get("hidden_text") or [])]
     if not hid:
-        return []
-    words = [(r, h) for r in hid for h in r["hidden_text"] if h["kind"] != INVISIBLE]
-    row, first = words[0] if words else (hid[0], hid[0]["hidden_text"][0])
+        return lines
+    entries = [(r, h) for r in hid for h in r["hidden_text"] if h["kind"] != UNCERTAIN]
+    words = [(r, h) for r, h in entries if h["kind"] != INVISIBLE]
+    row, first = words[0] if words else entries[0]
     counted = "; in a response each passage counts as unsupported" if words else ""
     return [
         f"- {WARN} {len(hid)} row(s) held text no reader sees, taken out before judging "
         f"(first: {cell(row['dataset'], 60)} / {cell(row['id'], 80)}, {cell(first['kind'], 40)}: "
-        f"{cell(first['text'], 120)}){counted}"
+        f"{cell(first['text'], 120)}){counted}",
+        *lines,
+    ]
+
+
+def _uncertain_line(rows: Sequence[RowEntry]) -> list[str]:
+    """One line for the rows with styled text a reader may not see: how many, the first
+    passage and how its row was judged (with it and without it, the worse kept)."""
+    found = [(r, h) for r in rows for h in r.get("hidden_text") or [] if h["kind"] == UNCERTAIN]
+    if not found:
+        return []
+    row, first = found[0]
+    count = len({(r["dataset"], r["id"]) for r, _ in found})
+    return [
+        f"- {WARN} {count} row(s) held styled text a reader may not see (first: "
+        f"{cell(row['dataset'], 60)} / {cell(row['id'], 80)}: {cell(first['text'], 120)}; "
+        f"{cell(uncertain_readings(row), 200)})"
     ]
