@@ -47,6 +47,8 @@ def page(title: str, body: Sequence[str], script: str | None = SCRIPT) -> str:
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f'<meta http-equiv="Content-Security-Policy" content="{csp}">',
+        # ground-gate's mark: an earlier page is replaced without --force (own_files.py)
+        '<meta name="generator" content="ground-gate">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         '<meta name="color-scheme" content="light dark">',
         '<meta name="referrer" content="no-referrer">',

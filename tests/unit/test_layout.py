@@ -31,6 +31,8 @@ LEAVES: dict[str, tuple[str, ...]] = {
     "json_keys": (),
     # where a run was made (the CI's variables, else git): its commit, branch and CI run
     "provenance": (),
+    # whether a file at an output path is ground-gate's own earlier output of its kind
+    "own_files": ("file_reader", "json_keys"),
 }  # fmt: skip
 
 # Top to bottom: entry points, commands, stages, judging, data, leaves.
@@ -70,6 +72,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # a run's report files, written in one place and read back by one strict reader
     "report_files": (
         "record", "report", "file_reader", "errors", "exit_codes", "masking", "json_keys",
+        "own_files",
     ),
     # shards' records joined into the unsharded run's
     "shard_merge": ("record", "results", "usage", "target_record", "errors"),
