@@ -130,7 +130,17 @@ def _enter_working_directory(settings: Settings) -> ReportPaths:
 
 
 def _files(paths: ReportPaths) -> ReportFiles:
-    return ReportFiles(json=paths.json, markdown=paths.markdown, junit=paths.junit, html=paths.html)
+    """The action's report files, in its own folder: its earlier reports there are replaced,
+    any other file refused (a pull request cannot have the action write over a file of its
+    own, nor through a link to one)."""
+    return ReportFiles(
+        json=paths.json,
+        markdown=paths.markdown,
+        junit=paths.junit,
+        html=paths.html,
+        flags=("the action's JSON report", "its markdown", "its JUnit XML", "its HTML page"),
+        hint=f"the action writes its reports in {paths.directory}: remove the file from there",
+    )
 
 
 def _evaluate(

@@ -22,6 +22,7 @@ from ground_gate.cli_options import (
     config_option,
     echo_err,
     file_only,
+    force_option,
     one_stdout,
     report_file_options,
     shard_option,
@@ -113,6 +114,7 @@ def run(
     output_md: Path | None,
     output_junit: Path | None,
     output_html: Path | None,
+    force: bool,
     datasets: tuple[str, ...],
     limit: int | None,
     no_cache: bool,
@@ -132,7 +134,9 @@ def run(
         datasets=datasets,
         limit=limit,
         no_cache=no_cache,
-        files=ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html),
+        files=ReportFiles(
+            to_file(output_json), to_file(output_md), output_junit, output_html, force
+        ),
         baseline=baseline,
         shard=shard,
         responses=output_responses,
@@ -160,6 +164,7 @@ def merge(
     output_md: Path | None,
     output_junit: Path | None,
     output_html: Path | None,
+    force: bool,
     baseline: Path | None,
     quiet: bool,
 ) -> None:
@@ -171,7 +176,7 @@ def merge(
     from ground_gate.report_files import ReportFiles
 
     one_stdout(output_json, output_md)
-    files = ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html)
+    files = ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html, force)
     options = MergeOptions(reports, baseline, files)
     outcome = merge_shards(options, echo_err)
     written = written_reports(output_json, output_md, output_junit, output_html)
@@ -196,8 +201,11 @@ def merge(
     callback=file_only,
     help="Write the self-contained HTML page here.",
 )
+@force_option
 @user_errors
-def report_command(report_path: Path, output_md: Path | None, output_html: Path | None) -> None:
+def report_command(
+    report_path: Path, output_md: Path | None, output_html: Path | None, force: bool
+) -> None:
     """Render a saved JSON report (a run's, a merge's or a calibration's) again, with the
     renderers `run`, `merge` and `calibrate` use; exit 0, or 2 when it cannot be read. With
     neither option it prints the markdown, or at a terminal a run's summary for people."""
@@ -206,7 +214,7 @@ def report_command(report_path: Path, output_md: Path | None, output_html: Path 
     people = output_md is None and output_html is None and is_terminal(sys.stdout)
     if output_md is None and output_html is None:
         output_md = STDOUT
-    options = RenderOptions(report_path, to_file(output_md), output_html)
+    options = RenderOptions(report_path, to_file(output_md), output_html, force)
     markdown, code = render_saved(options, echo_err)
     if output_md == STDOUT:
         click.echo(mask((saved_summary(report_path) if people else None) or markdown), nl=False)
@@ -299,6 +307,7 @@ def schema() -> None:
     help="Write the HTML page here: per group and score, the labelled rows' distributions and "
     "the ROC curve, with the suggested threshold and its interval.",
 )
+@force_option
 @user_errors
 def calibrate(
     config_path: Path,
@@ -308,6 +317,7 @@ def calibrate(
     output_json: Path | None,
     output_md: Path | None,
     output_html: Path | None,
+    force: bool,
 ) -> None:
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
     from ground_gate.commands.calibrate import CalibrateOptions
@@ -315,7 +325,9 @@ def calibrate(
     from ground_gate.report_files import ReportFiles
 
     one_stdout(output_json, output_md)
-    files = ReportFiles(json=to_file(output_json), markdown=to_file(output_md), html=output_html)
+    files = ReportFiles(
+        json=to_file(output_json), markdown=to_file(output_md), html=output_html, force=force
+    )
     options = CalibrateOptions(config_path, labels, limit, no_cache, files)
     outcome = calibrate_run(options, os.environ, echo_err)
     print_outcome(outcome, output_json, output_md, quiet=False)

@@ -120,8 +120,17 @@ output_junit_option = click.option(
 )
 
 
+force_option = click.option(
+    "--force",
+    is_flag=True,
+    help="Overwrite a file at an output path even when ground-gate did not write it (without "
+    "it, only an earlier ground-gate output of the same kind is replaced).",
+)
+
+
 def report_file_options(what: str) -> Callable[[F], F]:
-    """--output-json, --output-md, --output-junit and --output-html, for `what` report."""
+    """--output-json, --output-md, --output-junit, --output-html and --force, for `what`
+    report."""
 
     def apply(func: F) -> F:
         for option in reversed(
@@ -138,6 +147,7 @@ def report_file_options(what: str) -> Callable[[F], F]:
                 ),
                 output_junit_option,
                 output_html_option,
+                force_option,
             )
         ):
             func = option(func)

@@ -22,6 +22,7 @@ from ground_gate.exit_codes import EXIT_ERROR, exit_code
 from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.json_keys import unique_keys
 from ground_gate.masking import mask
+from ground_gate.own_files import Kind, replaces
 from ground_gate.record import RunRecord, verdicts
 from ground_gate.report.baseline_rows import compare_rows
 from ground_gate.report.calibration_types import CalibrationReport
@@ -41,38 +42,103 @@ ARTIFACT_MAX_BYTES = 64 * 1024 * 1024
 Echo = Callable[[str], None]
 
 
+# How the command line names each report file (`ground-gate report` names two of them
+# --md and --html; the action its own files).
+FLAGS = ("--output-json", "--output-md", "--output-junit", "--output-html")
+_KINDS: tuple[Kind, Kind, Kind, Kind] = ("json", "markdown", "junit", "html")
+_NAMES = ("the JSON report", "the markdown report", "the JUnit XML", "the HTML page")
+
+
+@dataclass(frozen=True)
+class Output:
+    """A file a command writes: what it is ("the JSON report"), how the command line names
+    it ("--output-json"), where, and its kind (what may be replaced there: own_files.py)."""
+
+    name: str
+    option: str
+    path: Path
+    kind: Kind
+
+
 @dataclass(frozen=True)
 class ReportFiles:
-    """Where a command writes its report files; None: not asked for."""
+    """Where a command writes its report files; None: not asked for. An existing file is
+    replaced only when it is an earlier ground-gate output of the same kind, or with `force`."""
 
     json: Path | None = None
     markdown: Path | None = None
     junit: Path | None = None
     html: Path | None = None
+    force: bool = False  # --force: replace whatever is there
+    flags: tuple[str, str, str, str] = FLAGS
+    hint: str = "--force overwrites it"  # how a refused file can be written anyway
 
-    def named(self) -> list[tuple[str, Path]]:
-        """(what it is, path) of each file asked for."""
-        names = ("the JSON report", "the markdown report", "the JUnit XML", "the HTML page")
+    def outputs(self) -> dict[Kind, Output]:
+        """Each report file asked for, by its kind."""
         paths = (self.json, self.markdown, self.junit, self.html)
-        return [(name, path) for name, path in zip(names, paths, strict=True) if path is not None]
+        return {
+            kind: Output(name, flag, path, kind)
+            for kind, name, flag, path in zip(_KINDS, _NAMES, self.flags, paths, strict=True)
+            if path is not None
+        }
 
     def check_apart(
-        self, inputs: Sequence[tuple[str, Path]], others: Sequence[tuple[str, Path]] = ()
+        self, inputs: Sequence[tuple[str, Path]], others: Sequence[Output] = ()
     ) -> None:
         """ConfigError, before anything is run, when two files the command writes are one file
         or one of them is one of the command's inputs ((what it is, path) pairs): one would
-        silently overwrite the other. `others`: what it writes besides the report files (run's
+        silently overwrite the other; or when one would replace a file ground-gate did not
+        write (`refusal`). `others`: what it writes besides the report files (run's
         responses.jsonl)."""
+        written = [*self.outputs().values(), *others]
         seen: list[tuple[str, Path]] = []
-        for name, path in [*self.named(), *others]:
+        for output in written:
             for other, earlier in [*seen, *inputs]:
-                if _same_file(path, earlier):
+                if _same_file(output.path, earlier):
+                    path = output.path
                     both = str(path) if str(path) == str(earlier) else f"{path} and {earlier}"
                     raise ConfigError(
-                        f"{name} and {other} are one file ({both}): give each file written a "
-                        "path of its own, apart from the files the command reads"
+                        f"{output.name} and {other} are one file ({both}): give each file "
+                        "written a path of its own, apart from the files the command reads"
                     )
-            seen.append((name, path))
+            seen.append((output.name, output.path))
+        refused = [problem for output in written if (problem := self.refusal(output))]
+        if refused:
+            raise ConfigError("; ".join(refused))
+
+    def refusal(self, output: Output) -> str | None:
+        """Why `output` may not be written: a directory is there, or (without `force`) a file
+        that is not an earlier ground-gate output of its kind; None: it may."""
+        path = output.path
+        if path.is_dir():
+            return f"{output.option} {path}: is a directory, expected a file to write"
+        if self.force:
+            return None
+        replaced = replaces(path, output.kind)
+        return None if replaced is None else f"{output.option} {path}: {replaced}; {self.hint}"
+
+    def write(self, files: Sequence[tuple[Output | None, Callable[[], str]]], echo: Echo) -> bool:
+        """Write the files asked for ((output or None, its text made on demand) pairs), every
+        secret masked (masking.py: a row or a judge's message may quote a key). Each is checked
+        again as it is written (a target may have made a file there since the run began); a
+        file refused or that cannot be written is named (exit 2), and the others are still
+        written."""
+        written = True
+        for output, text in files:
+            if output is None:
+                continue
+            refused = self.refusal(output)
+            if refused is not None:
+                echo(f"ground-gate: error: {refused}")
+                written = False
+                continue
+            try:
+                output.path.parent.mkdir(parents=True, exist_ok=True)
+                output.path.write_text(mask(text()), encoding="utf-8")
+            except OSError as exc:
+                echo(f"ground-gate: error: cannot write {output.path}: {exc.strerror or exc}")
+                written = False
+        return written
 
 
 @dataclass(frozen=True)
@@ -100,13 +166,14 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
     once complete, and the merge gates."""
     report = judged(record, baseline)
     markdown = render_markdown(report)
-    texts: list[tuple[Path | None, Callable[[], str]]] = [
-        (files.json, lambda: report_text(report)),
-        (files.markdown, lambda: markdown),
-        (files.junit, lambda: render_junit(report)),
-        (files.html, lambda: render_html(report)),
+    outputs = files.outputs()
+    texts: list[tuple[Output | None, Callable[[], str]]] = [
+        (outputs.get("json"), lambda: report_text(report)),
+        (outputs.get("markdown"), lambda: markdown),
+        (outputs.get("junit"), lambda: render_junit(report)),
+        (outputs.get("html"), lambda: render_html(report)),
     ]
-    written = write_files(texts, echo)
+    written = files.write(texts, echo)
     code = exit_code(
         passed=report["passed"],
         incomplete=bool(report["incomplete"]),
@@ -128,23 +195,6 @@ def judged(record: RunRecord, baseline: Report | None) -> Report:
 def report_text(report: Report | CalibrationReport) -> str:
     """The JSON report as written to a file or stdout."""
     return json.dumps(report, indent=2, ensure_ascii=False) + "\n"
-
-
-def write_files(files: Sequence[tuple[Path | None, Callable[[], str]]], echo: Echo) -> bool:
-    """Write the files asked for ((path or None, its text made on demand) pairs), every secret
-    masked (masking.py: a row or a judge's message may quote a key); a file that cannot be
-    written is named (exit 2), and the others are still written."""
-    written = True
-    for path, text in files:
-        if path is None:
-            continue
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(mask(text()), encoding="utf-8")
-        except OSError as exc:
-            echo(f"ground-gate: error: cannot write {path}: {exc.strerror or exc}")
-            written = False
-    return written
 
 
 def read_report(

@@ -24,7 +24,6 @@ from ground_gate.report_files import (
     Echo,
     ReportFiles,
     report_text,
-    write_files,
 )
 from ground_gate.results import RowResult
 from ground_gate.runner import score_all
@@ -132,11 +131,12 @@ def _written(
     echo: Echo,
 ) -> CalibrationOutcome:
     """The calibration's files written; exit 2 when it did not finish or a file could not be."""
-    written = write_files(
+    outputs = files.outputs()
+    written = files.write(
         [
-            (files.json, lambda: report_text(report)),
-            (files.markdown, lambda: markdown),
-            (files.html, lambda: calibration_report.render_html(report)),
+            (outputs.get("json"), lambda: report_text(report)),
+            (outputs.get("markdown"), lambda: markdown),
+            (outputs.get("html"), lambda: calibration_report.render_html(report)),
         ],
         echo,
     )

@@ -17,7 +17,6 @@ from ground_gate.report_files import (
     checked_calibration,
     checked_report,
     read_json,
-    write_files,
 )
 
 
@@ -26,12 +25,16 @@ class RenderOptions:
     report: Path
     output_md: Path | None = None
     output_html: Path | None = None
+    force: bool = False  # replace a file ground-gate did not write
 
 
 def render_saved(options: RenderOptions, echo: Echo) -> tuple[str, int]:
     """The markdown of a saved report, with the files asked for written; and the exit code
     (2 when a file could not be written)."""
-    files = ReportFiles(markdown=options.output_md, html=options.output_html)
+    flags = ("--output-json", "--md", "--output-junit", "--html")
+    files = ReportFiles(
+        markdown=options.output_md, html=options.output_html, force=options.force, flags=flags
+    )
     files.check_apart([("the report read", options.report)])
     document = read_json(options.report, name=f"report {options.report}")
     name = f"report {options.report}"
@@ -43,7 +46,8 @@ def render_saved(options: RenderOptions, echo: Echo) -> tuple[str, int]:
         report = checked_report(document, name)
         markdown = render_markdown(report)
         page = render_html(report) if options.output_html else ""
-    written = write_files(
-        [(options.output_md, lambda: markdown), (options.output_html, lambda: page)], echo
+    outputs = files.outputs()
+    written = files.write(
+        [(outputs.get("markdown"), lambda: markdown), (outputs.get("html"), lambda: page)], echo
     )
     return markdown, EXIT_PASSED if written else EXIT_ERROR

@@ -45,11 +45,11 @@ from ground_gate.report.types import Report
 from ground_gate.report_files import (
     Echo,
     Outcome,
+    Output,
     ReportFiles,
     finish,
     judged,
     read_report,
-    write_files,
 )
 from ground_gate.runner import RunResult, rows_at_once, score_all
 from ground_gate.targets import RESPONSES_FILE, target_inputs
@@ -73,6 +73,17 @@ class RunOptions:
         if self.responses is not None or self.files.json is None:
             return self.responses
         return self.files.json.parent / RESPONSES_FILE
+
+    @property
+    def responses_output(self) -> Output | None:
+        """responses.jsonl as a file the run writes (None: not written)."""
+        path = self.responses_path
+        if path is None:
+            return None
+        option = (
+            "--output-responses" if self.responses else f"{RESPONSES_FILE} beside --output-json"
+        )
+        return Output("the targets' responses", option, path, "responses")
 
 
 @dataclass(frozen=True)
@@ -213,7 +224,7 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
     """The config, rows, metrics and baseline of a run; every file is read and checked here,
     before any judge call."""
     config = load_config(options.config_path, env)
-    responses = options.responses_path
+    responses = options.responses_output
     options.files.check_apart(
         [
             ("the config", options.config_path),
@@ -226,7 +237,7 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
                 for item in target_inputs(d.name, d.target)
             ],
         ],
-        [("the targets' responses", responses)] if responses is not None else [],
+        [responses] if responses is not None and _answered(config, options) else [],
     )
     config = with_overrides(config, options.judge_overrides)
     work = select_work(config, options.datasets, options.limit)
@@ -241,6 +252,12 @@ def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
     source = source_of(env, options.config_path.parent)
     job = Job(options, config, work, metrics, baseline, digests, source=source)
     return job.narrowed(options.shard) if options.shard is not None else job
+
+
+def _answered(config: Config, options: RunOptions) -> bool:
+    """Whether a dataset the run selects has a target (whose answers responses.jsonl holds)."""
+    chosen = set(options.datasets)
+    return any(d.target for d in config.datasets if not chosen or d.name in chosen)
 
 
 def answered(job: Job, env: Mapping[str, str], echo: Echo) -> Job:
@@ -303,7 +320,7 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
         )
     outcome = finish(job.record(result, info, evidence, limit), job.baseline, options.files, echo)
     if job.answering is not None:
-        written = write_files([(options.responses_path, job.answering.responses)], echo)
+        written = options.files.write([(options.responses_output, job.answering.responses)], echo)
         if not written:
             return replace(outcome, exit_code=EXIT_ERROR)
     return outcome
