@@ -17,6 +17,7 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Judge
 from ground_gate.metrics import RowSession
+from ground_gate.metrics.worse_reading import judged_on
 from ground_gate.results import MetricResult, UnitResult, without_judge
 from ground_gate.runner import RunResult
 from ground_gate.usage import Usage
@@ -119,7 +120,8 @@ async def add_evidence(
         async with gate:
             row_started = time.monotonic()
             session = RowSession(judge, metric.name, memo={})
-            quotes = await _quote_units(samples[key], found[0], todo, metric, session, outcome)
+            sample = judged_on(samples[key], found[0])
+            quotes = await _quote_units(sample, found[0], todo, metric, session, outcome)
             metrics = tuple(
                 _with_evidence(m, quotes, session) if m is found[0] else m for m in row.metrics
             )

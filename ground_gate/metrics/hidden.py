@@ -7,12 +7,13 @@ image's alt text, Unicode tag characters spelling a sentence, zero-width charact
 up a word so that a filter misses it.
 
 `reveal` renders the response as CommonMark with HTML (markdown-it-py), walks the HTML with the
-standard library's parser, and keeps what a reader sees. What it finds hidden (`KINDS`):
+standard library's parser, and sorts what it holds three ways (`KINDS`). Hidden, for sure:
 - a markup comment, declaration or processing instruction (`<!-- ... -->`, `<![CDATA[...]]>`);
-- an element hidden by the `hidden` attribute or by its style (display none, visibility
-  hidden, opacity 0, font size 0, a zero-size box with overflow hidden, a clip, a position far
-  off screen, a transparent colour), or by a class or id a `<style>` element hides, and the
-  content of elements never displayed (script, style, template, head, title...);
+- an element hidden by the `hidden` attribute, `popover`, a closed `<dialog>`, a style that
+  surely hides (display none, opacity 0, a font size of 0...: metrics/styles.py), a simple
+  `<style>` rule that surely hides; the content of elements never displayed (script, style,
+  template, head, title...), SVG's titles, descriptions and definitions, MathML's phantoms
+  and annotations; a collapsed `<details>` element's content but its summary;
 - an attribute's text (alt, title, aria-label, data-*, value...): a reader sees the picture,
   the link's words, never these;
 - words in a link's or an image's address (four words or more, apart once decoded: a plain
@@ -21,8 +22,17 @@ standard library's parser, and keeps what a reader sees. What it finds hidden (`
 - tag characters spelling text, and invisible characters, first (metrics/invisible.py, which
   also serves the question and the sources).
 
+Of uncertain visibility (UNCERTAIN): text under any other styling that could hide it, which a
+gate that lays out no page cannot settle: a `style` attribute, a class, a `<style>` rule that
+could match it (one the gate cannot read rule by rule makes all text uncertain), a
+presentational attribute (`<font color>`, `mathcolor`), SVG's text, a select's options. Such
+text is neither taken out nor kept outright: the row is judged both ways and each metric keeps
+the worse (`Revealed.kept`, metrics/screen.py, metrics/worse_reading.py). What is left is
+surely visible: plain markdown, and elements that nothing styles.
+
 A response with nothing hidden is returned as it is, byte for byte; one with a hidden passage
-is replaced by its visible text (block elements on their own lines). The question and the
+is replaced by its surely visible text (block elements on their own lines), and `kept` by the
+text with its passages of uncertain visibility too. The question and the
 sources are not rendered (a reader does not see them displayed): only their invisible
 characters and tag characters are taken out.
 """

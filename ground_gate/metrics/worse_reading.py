@@ -34,6 +34,14 @@ def nothing_visible(removed: Sample) -> Sample:
     return replace(removed, response="", uncertain_kept=None)
 
 
+def judged_on(sample: Sample, result: MetricResult) -> Sample:
+    """The reading of `sample` that `result` was judged on (its evidence is quoted from the
+    same reading: a focused source's passages follow the response's sentences)."""
+    if result.uncertain_text == "kept" and sample.uncertain_kept is not None:
+        return sample.uncertain_kept
+    return sample
+
+
 def needs_second_look(kept: MetricResult, removed: MetricResult) -> bool:
     """Whether the reading taken out escaped into "no claims" where the kept one was judged."""
     return removed.status == "no_claims" and kept.status == "ok"

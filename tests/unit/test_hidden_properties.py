@@ -16,6 +16,7 @@ for every metric. The invariants:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +37,7 @@ from ground_gate.metrics.rating import Rating
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
+from ground_gate.metrics.worse_reading import judged_on
 from ground_gate.results import RowResult
 from ground_gate.runner import score_row
 from tests.fakes import FakeJudge, json_reply, said, unit_of
@@ -345,3 +347,17 @@ async def test_padding_with_nothing_else_surely_visible_raises_no_score(response
     empty = scores(await judged(INVENTED[0]))
     for (metric, name), value in scores(row).items():
         assert not better(name, value, empty[(metric, name)]), (metric, name, value)
+
+
+async def test_evidence_is_quoted_from_the_reading_the_metric_kept():
+    row = await judged(f"{SOURCE[0]}\n\n<em class='note'>{INVENTED[1]}</em>")
+    sample = screen_sample(
+        Sample(id="r1", sources=(" ".join(SOURCE),), response=f"{SOURCE[0]}\n\n"
+               f"<em class='note'>{INVENTED[1]}</em>", question=QUESTION, answerable=True)
+    )  # fmt: skip
+    grounded = next(m for m in row.metrics if m.metric == "groundedness")
+    assert grounded.uncertain_text == "kept"
+    assert judged_on(sample, grounded) is sample.uncertain_kept
+    assert INVENTED[1] in judged_on(sample, grounded).response
+    removed = next(m for m in row.metrics if m.metric == "rating")
+    assert judged_on(sample, replace(removed, uncertain_text="removed")) is sample
