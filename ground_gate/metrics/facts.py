@@ -230,26 +230,34 @@ def _whole(fact: Fact, passage: str) -> bool:
 
 
 def _read_number(fact: Fact, answer: str, passage: str, p_stated: float) -> Checked:
-    """A number's fill read with its unit, sign and scale: "equal" when it is the fact's;
-    "different" when it is another quantity the passage holds (said as the passage writes
-    it); else "absent". A fill of a blank that kept the unit reads as the sentence does; a
-    fill of a whole blank names the passage's quantities with its number."""
+    """A number's fill read with its unit, sign and scale: "different" when, as written, it
+    is another quantity the passage holds (said as the passage writes it); else "equal" when
+    it is the fact's, read as the sentence reads a blank that kept the unit ("60" in "___
+    minutes") or as the passage's quantities with its number ("20" for a whole blank); else
+    "different" when that reading is another quantity the passage holds; else "absent"."""
     measure, held = fact.measure, quantities(passage)
     if measure is None:
         return Checked(fact, "absent", p_stated=p_stated)
+    said = quantities(answer)
     if _whole(fact, passage):
-        readings = [r for q in quantities(answer) for r in resolved(q, held)]
+        readings = [r for q in said for r in resolved(q, held)]
     else:
-        readings = [filled(q, measure) for q in quantities(answer)]
-    if any(measure.same(r) for r in readings):
+        readings = [filled(q, measure) for q in said]
+    other = _held(said, held, measure)
+    if other is None and any(measure.same(r) for r in readings):
         return Checked(fact, "equal", p_stated=p_stated)
-    other = next((h for h in held if any(h.same(r) for r in readings)), None)
+    other = other or _held(readings, held, measure)
     if other is None or _a_move_of(measure, other):
         return Checked(fact, "absent", p_stated=p_stated)
     holding = _sentence_holding(passage, lambda s: any(other.same(q) for q in quantities(s)))
     if holding is None:
         return Checked(fact, "absent", p_stated=p_stated)
     return Checked(fact, "different", other.written, holding, p_stated)
+
+
+def _held(readings: list[Quantity], held: list[Quantity], measure: Quantity) -> Quantity | None:
+    """The first quantity of the passage that one of `readings` is, other than the fact's."""
+    return next((h for h in held if not measure.same(h) and any(h.same(r) for r in readings)), None)
 
 
 def _a_move_of(measure: Quantity, other: Quantity) -> bool:

@@ -59,11 +59,11 @@ _SCALE = re.compile(
 )
 _UNIT = re.compile(
     r"(?:[ \t]*-[ \t]*|[ \t]*)(%|°[ \t]?[CF]\b|°|per[ \t]+cent\b|percentage[ \t]+points?\b"
-    r"|basis[ \t]+points?\b|[a-z]+\b)",
+    r"|basis[ \t]+points?\b|pounds?[ \t]+sterling\b|[a-z]+\b)",
     re.IGNORECASE,
 )
 _CURRENCY_BEFORE = r"(?:US\$|A\$|C\$|HK\$|[£$€¥₹]|\b(?:USD|EUR|GBP|JPY|CHF|CAD|AUD|CNY|INR))[ \t]?"
-_DASHES = "-\u2212\u2013"  # hyphen-minus, minus sign, en dash
+_DASHES = r"\-\u2212\u2013"  # hyphen-minus, minus sign, en dash (escaped in a class)
 # a minus against the number; after a digit, a letter or a closing mark a dash is a range
 _MINUS = rf"(?<![\w.,%)\]{_DASHES}])[{_DASHES}]"
 _BEFORE = re.compile(
@@ -130,7 +130,8 @@ _UNITS = _names(
         "°C": "°c",
         "°F": "°f",
         "mph": "mph",
-        "GBP": "£ gbp sterling",
+        "GBP": "£/gbp/sterling/pound sterling/pounds sterling",
+        "pound": "pound pounds",  # money or weight: its own name
         "EUR": "€ eur euro euros",
         "$": "$ dollar dollars",
         "USD": "us$ usd",
