@@ -233,20 +233,19 @@ def _read_number(fact: Fact, answer: str, passage: str, p_stated: float) -> Chec
     """A number's fill read with its unit, sign and scale: "different" when, as written, it
     is another quantity the passage holds (said as the passage writes it); else "equal" when
     it is the fact's, read as the sentence reads a blank that kept the unit ("60" in "___
-    minutes") or as the passage's quantities with its number ("20" for a whole blank); else
-    "different" when that reading is another quantity the passage holds; else "absent"."""
+    minutes") or, for a whole blank, as the passage's quantity with its number; else
+    "different" when either reading, or a quantity of the passage with its number ("899" for
+    the source's "899 euros"), is another quantity the passage holds; else "absent"."""
     measure, held = fact.measure, quantities(passage)
     if measure is None:
         return Checked(fact, "absent", p_stated=p_stated)
     said = quantities(answer)
-    if _whole(fact, passage):
-        readings = [r for q in said for r in resolved(q, held)]
-    else:
-        readings = [filled(q, measure) for q in said]
+    named = [r for q in said for r in resolved(q, held)]
+    readings = named if _whole(fact, passage) else [filled(q, measure) for q in said]
     other = _held(said, held, measure)
     if other is None and any(measure.same(r) for r in readings):
         return Checked(fact, "equal", p_stated=p_stated)
-    other = other or _held(readings, held, measure)
+    other = other or _held(readings + named, held, measure)
     if other is None or _a_move_of(measure, other):
         return Checked(fact, "absent", p_stated=p_stated)
     holding = _sentence_holding(passage, lambda s: any(other.same(q) for q in quantities(s)))

@@ -344,3 +344,19 @@ async def test_groundedness__a_fall_by_the_source_s_minus_is_asked_and_no_swap(
     assert purposes == ["verdict", "fact"]  # no minus written: not the source's value as said
     assert result.units[0].verdict == "supported"
     assert SWAPPED_FACT not in result.units[0].detail
+
+
+def test_read_answer__a_fill_is_read_as_written_as_the_blank_reads_it_and_in_the_source():
+    source = "It costs 899 euros. It held 21 thousand. Trips take 60 minutes."
+    price, held, trip = find("It costs 2,499 dollars, held -21000 and takes 20 minutes.")
+    # "899" in "___ dollars": the source's 899 is in euros, said so
+    assert read_answer(price, "899", source).said() == (
+        "says 2,499 dollars; the source says 899 euros"
+    )
+    # as written, "21 thousand" is the source's; read with the blank's minus it would be -21000
+    assert read_answer(held, "21 thousand", source).said() == (
+        "says -21000; the source says 21 thousand"
+    )
+    # the sentence's own value echoed: no swap; the source's value: said with its unit
+    assert read_answer(trip, "20", source).verdict == "equal"
+    assert read_answer(trip, "60", source).said() == "says 20 minutes; the source says 60 minutes"
