@@ -26,6 +26,14 @@ from ground_gate.starter import Judge, config_text, guess_columns, workflow_text
 
 Echo = Callable[[str], None]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_UNHOLDABLE = re.compile("[\x00\ud800-\udfff]")
+# What a workflow's `uses:` takes: a repository's action at a ref, one in this repository, or a
+# Docker image. No space, quote or `${{` (GitHub reads no expression there), so it is written
+# as a plain YAML scalar that cannot end its line.
+_USES = re.compile(
+    r"[A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+(?:/[A-Za-z0-9._-]+)*@[A-Za-z0-9._/-]+"
+    r"|\./[A-Za-z0-9._/-]*|docker://[A-Za-z0-9._/-]+(?:[:@][A-Za-z0-9._:-]+)*"
+)
 WORKFLOW = Path(".github/workflows/ground-gate.yml")
 ACTION = "OWNER/ground-gate@v1"
 
@@ -50,16 +58,26 @@ def initialise(options: InitOptions, echo: Echo) -> list[Path]:
     """Write the starter files and say what was chosen and what to run next; the files
     written, in order. Raises ConfigError or DatasetError (nothing written) on bad input."""
     judge = choose_judge(options)
+    if not _USES.fullmatch(options.action):
+        raise ConfigError(
+            "--action: expected what a workflow's `uses:` takes, OWNER/REPO@REF, "
+            f"OWNER/REPO/PATH@REF, ./PATH or docker://IMAGE, got {options.action!r}"
+        )
     outputs = [options.config, *([options.workflow] if options.workflow else [])]
     _check_outputs(outputs, options.data, options.force)
     name = (options.data.stem[:100] or "rows") if options.name is None else options.name
     if not 1 <= len(name) <= 100:
         raise ConfigError(f"--name: expected 1 to 100 characters, got {len(name)}")
-    columns, rows = read_columns(options.data, options.columns, name)
     data = _relative(options.data, options.config.parent)
+    in_repo = _relative(options.config, Path("."))
+    for flag, value in (("--name", name), ("--data", data), ("--config", in_repo)):
+        _check_text(flag, value)
+    columns, rows = read_columns(options.data, options.columns, name)
+    for role, column in columns.items():
+        if column is not None:
+            _check_text(f"the {role} column", column)
     texts = [config_text(judge, name, data, columns, rows)]
     if options.workflow is not None:
-        in_repo = _relative(options.config, Path("."))
         texts.append(workflow_text(judge, in_repo, options.action))
     for path, text in zip(outputs, texts, strict=True):
         _write(path, text, options.force)
@@ -94,7 +112,7 @@ def choose_judge(options: InitOptions) -> Judge:
                     f"{flag}: the local judge is the embedded model, it takes no {flag}; "
                     "drop it, or give --judge openai"
                 )
-        return Judge("local", options.model or judge_defaults("local").model)
+        return Judge("local", _model(options.model, "local"))
     if options.base_url is not None:
         _check_url(options.base_url)
         if options.model is None:
@@ -108,10 +126,34 @@ def choose_judge(options: InitOptions) -> Judge:
             "--api-key-env: expected the NAME of an environment variable (letters, digits and "
             "_), not a key"
         )
-    return Judge("openai", options.model or hosted.model, options.base_url, key_env)
+    return Judge("openai", _model(options.model, "openai"), options.base_url, key_env)
+
+
+def _model(model: str | None, provider: Literal["local", "openai"]) -> str:
+    """--model as given (checked), else the provider's default."""
+    if model is None:
+        return judge_defaults(provider).model
+    _check_text("--model", model)
+    return model
+
+
+def _check_text(what: str, value: str) -> None:
+    """A value init writes as given: one the config can hold (the schema refuses an empty
+    string; config/yamltree.py a NUL and a lone surrogate, which no UTF-8 file holds)."""
+    found = _UNHOLDABLE.search(value)
+    if value and found is None:
+        return
+    if found is None:
+        problem = "is empty"
+    elif found.group() == "\0":
+        problem = "holds a NUL character"
+    else:
+        problem = f"holds U+{ord(found.group()):04X} (a lone surrogate)"
+    raise ConfigError(f"{what}: {problem}, which the config cannot hold")
 
 
 def _check_url(url: str) -> None:
+    _check_text("--base-url", url)
     problem = url_problem(url)
     if problem is None and urlsplit(url).password is not None:
         problem = "the URL holds a password: name the key's variable with --api-key-env"

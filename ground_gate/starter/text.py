@@ -1,9 +1,12 @@
 """The starter config and workflow as text, with the comments a first reader needs.
 
 The config names the key's environment variable, never a key; the workflow reads the key from
-the repository's secret of the same name. Strings from the user (a column, a path, a URL) are
-written as plain YAML only when they read back as the same string, else double-quoted with
-escapes.
+the repository's secret of the same name. Every string from the user (a column, a name, a path,
+a URL, a model) is written to be read literally: `${` doubled for the config's interpolation
+(`config_value`: `$${` is a literal `${`), `${{` written as the expression `${{ '${{' }}` for
+GitHub's (`workflow_value`), then as YAML: plain only when it reads back as the same string,
+else double-quoted with every character that is not printable escaped, so no value, a line
+break in it included, adds a line to either file.
 """
 
 from __future__ import annotations
@@ -54,22 +57,23 @@ def config_text(
     column (datasets/fields.py's roles)."""
     asked = columns.get("question") is not None  # a decline then fails a gate of its own
     mapped = {role: column for role, column in columns.items() if column is not None}
-    fields = ", ".join(f"{role}: {scalar(column)}" for role, column in mapped.items())
+    fields = ", ".join(f"{role}: {config_value(column)}" for role, column in mapped.items())
     unmapped = [role for role in ("id", "question") if role not in mapped]
     note = {
         "id": "no id column: rows are row-1, row-2, ...",
         "question": "no question column: each response judged against its source alone",
     }
+    plural = "s" if rows != 1 else ""
     lines = [
-        f"# Written by `ground-gate init` for {data} ({rows} row{'s' if rows != 1 else ''}).",
+        f"# Written by `ground-gate init` for {scalar(data)} ({rows} row{plural}).",
         "# Check it:  ground-gate validate -c <this file>    Every key:  ground-gate schema",
         "version: 1",
         "",
         *_judge_lines(judge),
         "",
         "datasets:",
-        f"  - name: {scalar(name)}",
-        f"    path: {scalar(data)}  # from this file's folder",
+        f"  - name: {config_value(name)}",
+        f"    path: {config_value(data)}  # from this file's folder",
         f"    fields: {{{fields}}}  # which column is what",
         *(f"    # {note[role]}" for role in unmapped),
         "",
@@ -94,7 +98,7 @@ def _judge_lines(judge: Judge) -> list[str]:
         return [
             "judge:",
             "  provider: local  # llama.cpp on 127.0.0.1: no key, no internet at run time",
-            f"  model: {scalar(judge.model)}  # fetched once: ground-gate models pull",
+            f"  model: {config_value(judge.model)}  # fetched once: ground-gate models pull",
         ]
     lines = ["judge:"]
     if judge.base_url is None:
@@ -102,9 +106,9 @@ def _judge_lines(judge: Judge) -> list[str]:
     else:
         lines += [
             "  provider: openai  # the protocol: any OpenAI-compatible server",
-            f"  base_url: {scalar(judge.base_url)}",
+            f"  base_url: {config_value(judge.base_url)}",
         ]
-    lines.append(f"  model: {scalar(judge.model)}")
+    lines.append(f"  model: {config_value(judge.model)}")
     if judge.api_key_env is None:
         lines.append("  api_key_env: null  # the server needs no key")
     else:
@@ -120,7 +124,7 @@ def _gate_step(judge: Judge, config: str, action: str) -> list[str]:
         "      - name: ground-gate",
         f"        uses: {action}",
         "        with:",
-        f"          config: {scalar(config)}",
+        f"          config: {workflow_value(config)}",
     ]
     if judge.provider == "openai" and judge.api_key_env is not None:
         secret = judge.api_key_env
@@ -143,7 +147,7 @@ def _model_cache_step(judge: Judge) -> list[str]:
         f"        uses: {CACHE}",
         "        with:",
         "          path: .ground-gate/models",
-        f"          key: ground-gate-model-{judge.model}",
+        f"          key: {workflow_value(f'ground-gate-model-{judge.model}')}",
     ]
 
 
@@ -191,6 +195,20 @@ def workflow_text(judge: Judge, config: str, action: str) -> str:
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_./-]*|[./A-Za-z0-9_-]+/[A-Za-z0-9_./-]*")
 _WORDS = frozenset({"y", "n", "yes", "no", "on", "off", "true", "false", "null"})
+
+
+def config_value(text: str) -> str:
+    """`text` as a value of the config that reads back as `text`: the YAML scalar of `text`
+    with every `${` written `$${`, which the config's interpolation reads as a literal `${`
+    (config/interpolate.py), so a column named `${APP_AUTH}` never reads a variable."""
+    return scalar(text.replace("${", "$${"))
+
+
+def workflow_value(text: str) -> str:
+    """`text` as a value of the workflow that GitHub reads as `text`: the YAML scalar of
+    `text` with every `${{` written as an expression whose value is the string `${{`, so no
+    expression of the user's is evaluated (GitHub evaluates `${{` anywhere in a value)."""
+    return scalar(text.replace("${{", "${{ '${{' }}"))
 
 
 def scalar(text: str) -> str:
