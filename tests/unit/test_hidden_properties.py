@@ -41,6 +41,7 @@ from ground_gate.metrics.worse_reading import judged_on
 from ground_gate.results import RowResult
 from ground_gate.runner import score_row
 from tests.fakes import FakeJudge, json_reply, said, unit_of
+from tests.hostile.hidden_styles import HIDING, VISIBLE
 
 SOURCE = (
     "The Aurora pump runs at forty watts.",
@@ -361,3 +362,23 @@ async def test_evidence_is_quoted_from_the_reading_the_metric_kept():
     assert INVENTED[1] in judged_on(sample, grounded).response
     removed = next(m for m in row.metrics if m.metric == "rating")
     assert judged_on(sample, replace(removed, uncertain_text="removed")) is sample
+
+
+@pytest.mark.parametrize("name", sorted(HIDING))
+async def test_the_hostile_corpus_of_hiding_styles_raises_no_score(name):
+    clean = f"{INVENTED[0]} {INVENTED[1]}"
+    attacked = f"{clean}\n\n{HIDING[name].format(f'{SOURCE[0]} {SOURCE[1]}')}"
+    row = await judged(attacked)
+    kinds = {kind for _, kind, text in row.hidden if SOURCE[0] in text}
+    assert kinds & {UNCERTAIN, HIDDEN_ELEMENT}, (name, row.hidden)
+    before, after = scores(await judged(clean)), scores(row)
+    assert not {k for k in before if better(k[1], after[k], before[k])}, name
+
+
+@pytest.mark.parametrize("name", sorted(VISIBLE))
+async def test_the_hostile_corpus_of_visible_styles_has_an_invented_claim_judged(name):
+    clean = f"{SOURCE[0]} {SOURCE[1]}"
+    row = await judged(f"{clean}\n\n{VISIBLE[name].format(INVENTED[2])}")
+    before, after = scores(await judged(clean)), scores(row)
+    assert after[("groundedness", "groundedness")] < before[("groundedness", "groundedness")]
+    assert after[("rating", "rating")] < before[("rating", "rating")]
