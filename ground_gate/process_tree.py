@@ -32,7 +32,7 @@ import time
 from collections.abc import Sequence
 from typing import NoReturn
 
-GRACE_S = 1.0  # between SIGTERM and SIGKILL
+GRACE_S = 0.5  # between SIGTERM and SIGKILL
 KILL_FOR_S = 3.0  # SIGKILL passes stop after this long (a process of another user survives)
 POLL_S = 0.02
 STARTED = b"0\n"  # what the status pipe says when the command started (else its errno)
