@@ -14,9 +14,10 @@ digits are the same. So a number is read with what stands around it, by rules:
   elsewhere they may be metres or a model's size, and stay a unit written as it is;
 - its unit: a currency by symbol, code or word, before or after ("£", "GBP", "euros"),
   percent ("%", "percent", "per cent") apart from percentage points and basis points, and the
-  units of time, length, mass, volume and temperature, each spelling to one name. A symbol
-  the table does not know ("W", "kWh", "GB") is its own name, case kept; a lower-case word
-  that only says what is counted ("six pots") is no unit, as a function word is not.
+  units of time, length, mass, volume and temperature, and an ordinal's suffix ("16th"), each
+  spelling to one name. A symbol the table does not know ("W", "kWh", "GB") is its own name,
+  case kept; a lower-case word the table does not know only says what is counted ("six
+  pots", "three men") and is no unit, as a function word is not.
 
 Two quantities are the same when their signed, scaled values are exactly equal ("1.5
 million" is "1,500,000", "£1.5m" is "£1.5 million"; decimals, no floating point) and their
@@ -130,6 +131,20 @@ _UNITS = _names(
         "°C": "°c",
         "°F": "°f",
         "mph": "mph",
+        "kph": "kph kmh",
+        # symbols written in lower case (tokenised text): named as the symbol is written
+        "W": "w watt watts",
+        "kW": "kw kilowatt kilowatts",
+        "MW": "mw megawatt megawatts",
+        "Wh": "wh",
+        "kWh": "kwh",
+        "Hz": "hz hertz",
+        "GHz": "ghz",
+        "KB": "kb kilobyte kilobytes",
+        "MB": "mb megabyte megabytes",
+        "GB": "gb gigabyte gigabytes",
+        "TB": "tb terabyte terabytes",
+        "ordinal": "st nd rd th",  # "16th": a rank, not a count
         "GBP": "£/gbp/sterling/pound sterling/pounds sterling",
         "pound": "pound pounds",  # money or weight: its own name
         "EUR": "€ eur euro euros",
@@ -285,7 +300,7 @@ def _unit(text: str, at: int) -> tuple[str, str, int]:
     name = _unit_name(word)
     if name:
         return word, name, match.end()
-    counted = word.isalpha() and word.islower() and len(word) > 3
+    counted = word.isalpha() and word.islower()  # "three men", "1 win": what is counted
     return word, "" if counted else word, match.end()
 
 

@@ -277,11 +277,16 @@ async def test_groundedness__no_fact_call_when_facts_are_off_or_the_method_rates
                 ("5 dollars", "5", "$"),
             ],
         ),
+        # what is counted is no unit; an ordinal is a rank
+        (
+            "three men, 1 win, the 16th",
+            [("three men", "3", ""), ("1 win", "1", ""), ("16th", "16", "ordinal")],
+        ),
         (
             "16 GB, 16 gb, 100 W, six pots",
             [
                 ("16 GB", "16", "GB"),
-                ("16 gb", "16", "gb"),
+                ("16 gb", "16", "GB"),
                 ("100 W", "100", "W"),
                 ("six pots", "6", ""),
             ],
