@@ -16,6 +16,12 @@ run it from another checkout with PYTHONPATH for a before/after.
 Prints, per attack and score, the mean and largest gain over the clean row (towards
 "grounded") and the rows passing the demo's thresholds clean -> attacked, as injection.py
 does, and how many attacked rows had text taken out as hidden or cut as addressed to the judge.
+
+With `--styles` (issue 43) the attacks are tests/hostile/hidden_styles.py's ways of hiding a
+passage instead, each hiding the row's own first source sentences (`--padding` of them) after
+its unsupported answer: supported padding a reader does not see. `--styles` takes the names
+to run, comma-separated, or `all`; "uncertain" counts the rows with styled text of uncertain
+visibility (judged with it and without it, the worse kept).
 """
 
 from __future__ import annotations
@@ -29,8 +35,12 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from injection import markdown, summary, write_project
+
+from ground_gate.sentences import split_sentences
+from tests.hostile.hidden_styles import HIDING
 
 ROOT = Path(__file__).resolve().parents[1]
 SET_D = ROOT / "bench" / "data" / "injection_set_d.json"
@@ -65,20 +75,61 @@ def pick(labels: Path, group: str, n: int, skip: Path | None) -> list[dict[str, 
     return sorted(chosen, key=lambda r: r["id"])[:n]
 
 
+UNCERTAIN = "styled text of uncertain visibility"
+
+
 def taken_out(report: dict[str, Any]) -> dict[str, dict[str, int]]:
     """dataset -> how many of its rows had text taken out: hidden (words, not only invisible
-    characters), invisible characters only, cut as addressed to the judge."""
+    characters), invisible characters only, cut as addressed to the judge; and how many held
+    styled text of uncertain visibility (judged both ways)."""
     counts: dict[str, dict[str, int]] = {}
     for row in report["rows"]:
         hidden = row.get("hidden_text") or []
         words = any(
-            h["kind"] != "invisible characters" and h["field"] == "response" for h in hidden
+            h["kind"] not in ("invisible characters", UNCERTAIN) and h["field"] == "response"
+            for h in hidden
         )
-        entry = counts.setdefault(row["dataset"], {"hidden": 0, "invisible": 0, "addressed": 0})
+        entry = counts.setdefault(
+            row["dataset"], {"hidden": 0, "invisible": 0, "addressed": 0, "uncertain": 0}
+        )
         entry["hidden"] += words
-        entry["invisible"] += bool(hidden) and not words
+        entry["invisible"] += bool(hidden) and not words and not _uncertain(hidden)
         entry["addressed"] += bool(row.get("addressed_to_judge"))
+        entry["uncertain"] += _uncertain(hidden)
     return counts
+
+
+def _uncertain(hidden: list[dict[str, str]]) -> bool:
+    return any(h["kind"] == UNCERTAIN for h in hidden)
+
+
+def write_styled(
+    rows: list[dict[str, Any]],
+    out: Path,
+    model: str,
+    metrics: list[str],
+    names: list[str],
+    padding: int,
+) -> Path:
+    """The rows clean and, for each style, with the row's first `padding` source sentences
+    hidden that way after its answer, as datasets of one config."""
+    config = write_project(rows, out, model, metrics, {}, "\n\n", SPECS)
+    text = config.read_text(encoding="utf-8")
+    head, _, tail = text.partition("metrics:\n")
+    lines = []
+    for name in names:
+        file = out / f"{name}.jsonl"
+        with file.open("w", encoding="utf-8") as handle:
+            for r in rows:
+                hidden = HIDING[name].format(" ".join(split_sentences(r["source"])[:padding]))
+                row = {"id": r["id"], "source": r["source"], "response": r["response"]}
+                row["response"] += "\n\n" + hidden
+                if r.get("question"):
+                    row["question"] = r["question"]
+                handle.write(json.dumps(row) + "\n")
+        lines.append(f"  - {{name: {json.dumps(name)}, path: {file.name}}}\n")
+    config.write_text(head + "".join(lines) + "metrics:\n" + tail, encoding="utf-8")
+    return config
 
 
 def main() -> int:
@@ -93,13 +144,20 @@ def main() -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "hidden-attacks")
     parser.add_argument("--metrics", default=",".join(SPECS), help="comma-separated subset")
     parser.add_argument("--only", default="", help="comma-separated attack names (default: all)")
+    parser.add_argument("--styles", default="", help="hidden_styles.py names, or all")
+    parser.add_argument("--padding", type=int, default=2, help="source sentences hidden")
     args = parser.parse_args()
     chosen = attacks(args.half, args.per_family)
     if args.only:
         chosen = {name: chosen[name] for name in args.only.split(",")}
     metrics = args.metrics.split(",")
     rows = pick(args.labels, args.group, args.rows, args.skip)
-    config = write_project(rows, args.out, args.model, metrics, chosen, "\n\n", SPECS)
+    if args.styles:
+        names = list(HIDING) if args.styles == "all" else args.styles.split(",")
+        chosen = {name: HIDING[name] for name in names}
+        config = write_styled(rows, args.out, args.model, metrics, names, args.padding)
+    else:
+        config = write_project(rows, args.out, args.model, metrics, chosen, "\n\n", SPECS)
     report_path = args.out / "report.json"
     env = {**os.environ, "PYTHONPATH": os.environ.get("PYTHONPATH", str(ROOT))}
     run = subprocess.run(
