@@ -49,6 +49,12 @@ _PRESENTATION = _words(
     "color bgcolor text size face fill fill-opacity stroke opacity visibility display "
     "transform font-size clip-path mask mathcolor mathbackground mathsize"
 )
+# declarations that cannot hide text, with the values that cannot
+_HARMLESS = {
+    "text-align": r"left|right|center|justify|start|end",
+    "font-weight": r"bold|bolder|lighter|normal|[1-9]00",
+    "font-style": r"italic|normal",
+}
 _SMALL_PX = 8.0  # a width or height attribute under this leaves no room for a line of text
 _COMMENT = re.compile(r"/\*.*?(\*/|$)", re.DOTALL)
 _NUMBER = re.compile(r"^(-?\d*\.?\d+)\s*([a-z%]*)")
@@ -73,8 +79,17 @@ def declarations(style: str) -> dict[str, str]:
 
 
 def styles(style: str | None) -> bool:
-    """Whether a declaration block says anything at all (comments and blanks say nothing)."""
-    return bool(style) and bool(_COMMENT.sub("", style or "").strip(" \t\r\n\f;"))
+    """Whether a declaration block says anything that could hide its text: anything but
+    comments, blanks and declarations that cannot (a table cell's alignment, as markdown
+    writes it; a weight; a slant)."""
+    if not style or not _COMMENT.sub("", style).strip(" \t\r\n\f;"):
+        return False
+    pieces = [d for d in _COMMENT.sub(" ", style).split(";") if d.strip()]
+    css = declarations(style)
+    harmless = len(css) == len(pieces) and all(
+        name in _HARMLESS and re.fullmatch(_HARMLESS[name], value) for name, value in css.items()
+    )
+    return not harmless
 
 
 def _number(value: str) -> float | None:

@@ -335,3 +335,14 @@ async def test_groundedness__uncertain_text_is_no_unit_unless_nothing_else_is_su
     assert [(u.text, u.score, u.detail[HIDDEN_TEXT]) for u in result.units] == [
         (NOTE, 0.0, UNCERTAIN)
     ]
+
+
+def test_reveal__styles_that_cannot_hide_leave_text_surely_visible():
+    table = "| Model | Price |\n|:--|--:|\n| A1 | $20 |"
+    text = f"{table}\n\n{SAID} <b style='font-weight:700;text-align:center'>Quiet.</b> <br>"
+    revealed = reveal(text)
+    assert revealed.hidden == () and revealed.kept is None
+    shown = reveal(f"{table}\n\n{SAID} <!-- x y -->")
+    assert shown.kept is None and "A1" in shown.text and "$20" in shown.text
+    doubted = reveal(f"{SAID} <b style='font-weight:700;color:#fff'>Quiet.</b>")
+    assert doubted.hidden == ((UNCERTAIN, "Quiet."),)

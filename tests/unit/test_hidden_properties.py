@@ -269,7 +269,7 @@ async def test_source_sentences_hidden_by_any_style_raise_no_score_of_any_metric
 
 STYLED_VISIBLE = (
     '<span style="color:red">{}</span>',
-    '<b style="font-weight:900">{}</b>',
+    '<b style="font-family:serif">{}</b>',
     '<em class="note">{}</em>',
     '<font color="#c00">{}</font>',
     '<span style="background:#ff0">{}</span>',
