@@ -3,8 +3,8 @@
 A process group does not hold a program's descendants: one that calls setsid() leaves it, and
 a double-forked daemon is reparented to init, where no walk from the program's pid finds it
 (a walk of /proc misses a fork and exit that happen between two looks). On Linux the command
-therefore runs under a small supervisor, this module run as `python -I -m
-ground_gate.process_tree`, which makes itself a child subreaper (prctl
+therefore runs under a small supervisor, this module's `main` in a Python of its own, which
+makes itself a child subreaper (prctl
 PR_SET_CHILD_SUBREAPER): every orphan of the tree is reparented to it rather than to init, so
 the processes under it are exactly what the command started, however it forked, for as long
 as the supervisor lives. The flag is the supervisor's alone: set on ground-gate's own process
@@ -47,9 +47,14 @@ def available() -> bool:
 
 def supervised(argv: Sequence[str], status_fd: int) -> list[str]:
     """The argv that runs `argv` under the supervisor, which writes STARTED or the errno of
-    the failed start on `status_fd` (to pass to the child) and closes it."""
-    head = [sys.executable, "-I", "-m", __name__, str(os.getpid()), str(status_fd), "--"]
-    return [*head, *argv]
+    the failed start on `status_fd` (to pass to the child) and closes it. Isolated (-I):
+    neither the working directory nor PYTHONPATH can put a module of their own in its way;
+    ground_gate itself is found where this process found it (an install or a checkout)."""
+    home = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    boot = (
+        f"import sys; sys.path.insert(0, {home!r}); from {__name__} import main; main(sys.argv[1:])"
+    )
+    return [sys.executable, "-I", "-c", boot, str(os.getpid()), str(status_fd), "--", *argv]
 
 
 def descendants(root: int) -> list[int]:
@@ -159,7 +164,8 @@ def _exit_as(status: int) -> NoReturn:
     if os.WIFSIGNALED(status):
         sig = os.WTERMSIG(status)
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # no core file in the working tree
-        signal.signal(sig, signal.SIG_DFL)
+        with contextlib.suppress(OSError, ValueError):  # SIGKILL and SIGSTOP keep theirs
+            signal.signal(sig, signal.SIG_DFL)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, [sig])
         os.kill(os.getpid(), sig)
         os._exit(128 + sig)  # a signal whose default is not to end (SIGCHLD, SIGURG)
@@ -185,7 +191,3 @@ def main(args: Sequence[str]) -> NoReturn:
         signal.signal(sig, signal.SIG_IGN)  # ending already
     end_tree(os.getpid(), reap=True)
     _exit_as(status)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

@@ -140,7 +140,7 @@ async def ask_command(
     try:
         stopped = await _converse(child, session, samples)
     finally:
-        child.end()
+        await child.end()
         usage.seconds += time.perf_counter() - started
     return Exchange(session.answers, stopped or session.unsent, session.notice)
 
@@ -159,7 +159,7 @@ async def _converse(child: Child, session: _Session, samples: Sequence[Sample]) 
     finally:
         writer.cancel()
         await asyncio.gather(writer, return_exceptions=True)
-    child.end()  # whatever still runs, and our pipe ends: stderr ends with them
+    await child.end()  # whatever still runs, and our pipe ends: stderr ends with them
     await _finish(errors)
     if isinstance(ended, str):
         return ended + session.stderr_text()

@@ -14,7 +14,6 @@ import asyncio
 import contextlib
 import errno
 import os
-import select
 import signal
 import time
 from collections.abc import Mapping, Sequence
@@ -51,33 +50,47 @@ class Child:
             return 0
         return len(process_tree.descendants(self.process.pid))
 
-    def end(self) -> None:
-        """The command and everything it started ended, our pipe ends closed. Synchronous and
-        bounded (about process_tree.GRACE_S + SUPERVISOR_ANSWER_S at most): it runs in
-        `finally` blocks, on a stop signal too, with the event loop about to close."""
+    async def end(self) -> None:
+        """The command and everything it started ended, our pipe ends closed, in about
+        process_tree.GRACE_S + SUPERVISOR_ANSWER_S at most. It runs in `finally` blocks, a
+        stop signal's cancellation included; if a second signal cuts it short, what is left
+        is ended by force, in milliseconds, before the pipes are closed."""
         if self.ended:
             return
         self.ended = True
+        pid = self.process.pid
         try:
             if self.supervised:
-                _end_supervised(self.process.pid)
+                await _end_supervised(pid)
             else:  # pragma: no cover - not Linux: the process group is all there is
-                signal_group(self.process.pid, signal.SIGTERM)
-                time.sleep(process_tree.GRACE_S)
-                signal_group(self.process.pid, signal.SIGKILL)
+                signal_group(pid, signal.SIGTERM)
+                await asyncio.sleep(process_tree.GRACE_S)
+                signal_group(pid, signal.SIGKILL)
+            await self._reaped()
         finally:
-            with contextlib.suppress(RuntimeError):  # the loop already closed
-                self.transport.close()
+            try:
+                if self.supervised and not _gone(pid):
+                    process_tree.end_tree(pid, grace_s=0)
+            finally:  # closing kills the supervisor if it is still there
+                with contextlib.suppress(RuntimeError):  # the loop already closed
+                    self.transport.close()
+
+    async def _reaped(self) -> None:
+        """asyncio's child watcher's word on the exit, so that closing the transport does not
+        reap the process itself (the watcher would then warn of an unknown pid)."""
+        deadline = time.monotonic() + SUPERVISOR_ANSWER_S
+        while self.process.returncode is None and time.monotonic() < deadline:
+            await asyncio.sleep(POLL_S / 4)
 
 
-def _end_supervised(pid: int) -> None:
+async def _end_supervised(pid: int) -> None:
     """The supervisor asked to end the tree; if it does not within its grace, the tree is
     ended from here while the supervisor still adopts its orphans, then the supervisor."""
     if not _gone(pid):
         signal_group(pid, signal.SIGTERM)
         deadline = time.monotonic() + process_tree.GRACE_S + SUPERVISOR_ANSWER_S
         while not _gone(pid) and time.monotonic() < deadline:
-            time.sleep(POLL_S)
+            await asyncio.sleep(POLL_S)
     if not _gone(pid):  # walked only while it lives: a reaped pid may be another's by now
         process_tree.end_tree(pid, grace_s=0)
         signal_group(pid, signal.SIGKILL)
@@ -132,12 +145,12 @@ async def _started(child: Child, status_r: int) -> None:
     try:
         said = await _status(status_r)
     except BaseException:
-        child.end()
+        await child.end()
         raise
     finally:
         os.close(status_r)
     if said != 0:
-        child.end()
+        await child.end()
         if said < 0:
             raise OSError(errno.ECHILD, "its supervisor ended before starting it")
         raise OSError(said, os.strerror(said))
@@ -145,10 +158,13 @@ async def _started(child: Child, status_r: int) -> None:
 
 async def _status(status_r: int) -> int:
     """0 (started), an errno, or -1 (the supervisor ended without a word, or took START_S)."""
+    os.set_blocking(status_r, False)
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
-        if select.select([status_r], [], [], 0)[0]:
+        try:
             said = os.read(status_r, 32).strip()
-            return int(said) if said.isdigit() else -1
-        await asyncio.sleep(POLL_S / 4)
+        except BlockingIOError:
+            await asyncio.sleep(POLL_S / 4)
+            continue
+        return int(said) if said.isdigit() else -1
     return -1
