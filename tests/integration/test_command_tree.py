@@ -131,3 +131,17 @@ def test_command_tree__ends_within_timeout_s_plus_2_s_with_no_process_left(
         assert done.stopped is not None
         assert f"after answering {answered} of 3 row(s)" in done.stopped
         assert "not answered: " in done.stopped and "'q2'" in done.stopped
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [("import sys; sys.exit(5)", "exited with code 5"),
+     ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", "was killed by SIGKILL")],
+)  # fmt: skip
+def test_command__its_end_reads_through_the_supervisor(code: str, said: str) -> None:
+    asked = ask_command(
+        [sys.executable, "-c", code], _samples(), timeout_s=10, usage=Usage(), env=os.environ
+    )
+    done = asyncio.run(asyncio.wait_for(asked, 30))
+    assert done.stopped is not None
+    assert f"{said} after answering 0 of 3 row(s)" in done.stopped, done.stopped
