@@ -129,3 +129,27 @@ def test_run__a_stop_signal_mid_exchange_exits_2_with_no_traceback_and_no_proces
     assert not left, "a process of the command's tree outlived the run"
     responses = (tmp_path / "responses.jsonl").read_text(encoding="utf-8").splitlines()
     assert [json.loads(line)["id"] for line in responses] == ["q01", "q02", "q03"]
+
+
+def test_run__killed_outright_mid_exchange_leaves_no_process_of_the_tree(tmp_path: Path) -> None:
+    """SIGKILL runs no handler of ground-gate's: the supervisor, told by PR_SET_PDEATHSIG,
+    ends the tree itself."""
+    marker = f"tree-{uuid.uuid4().hex}"
+    nested = {**DAEMON, "setsid": False, "double_fork": False, "children": [DAEMON]}
+    spec = {"answer": 3, "then": "sleep", "ignore_term": True, "children": [DAEMON, nested]}
+    try:
+        with FakeOpenAI(handler=model_and_judge) as judge:
+            process = _run(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
+            deadline = time.monotonic() + 30
+            while len(list((tmp_path / "pids").iterdir())) < 4 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert len(marked(marker)) >= 4, "the tree never grew"
+            process.kill()
+            process.communicate(timeout=30)
+            deadline = time.monotonic() + 3
+            while marked(marker) and time.monotonic() < deadline:
+                time.sleep(0.05)
+        left = marked(marker)
+    finally:
+        kill_marked(marker)
+    assert not left, "the command's tree outlived a ground-gate killed outright"
