@@ -6,10 +6,10 @@ a JSON report by its `tool` (named ground-gate) and `schema_version` keys, a cal
 its `groups`, `rows_scored`, `rows` and `judge`; the markdown by its headline
 (`## ✅ ground-gate: passed`, `## ground-gate calibration (...`); the JUnit XML by its root,
 `<testsuites name="ground-gate"`; the HTML page by its generator `<meta>` (GENERATOR, which
-report/html_page.py writes in every page's head); responses.jsonl by its shape (every line an
-object with exactly its seven keys). Only a regular file is read, and only as far as its mark
-(a JSON document whole, under a size cap). What cannot be read cannot be told apart from a
-user's file, and is refused like one.
+report/html_page.py writes in every page's head; a page written before it by its exact head);
+responses.jsonl by its shape (every line an object with exactly its seven keys). Only a regular
+file is read, and only as far as its mark (a JSON document whole, under a size cap). What
+cannot be read cannot be told apart from a user's file, and is refused like one.
 """
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ WHAT: Mapping[Kind, str] = {
     "responses": "a targets' responses file",
 }
 GENERATOR = '<meta name="generator" content="ground-gate">'
+_PAGE_START = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">']
+_POLICY = '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
+_EARLIER_METAS = [
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    '<meta name="color-scheme" content="light dark">',
+    '<meta name="referrer" content="no-referrer">',
+]
 MAX_DOCUMENT_BYTES = 512 * 1024 * 1024  # report_files.MAX_REPORT_BYTES: a report is below it
 _HEAD_BYTES = 64 * 1024  # the markdown's headline, the XML's root, the page's head
 _JUNIT = b'<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="ground-gate"'
@@ -80,8 +87,22 @@ def is_own(path: Path, kind: Kind) -> bool:
     text = head.decode("utf-8", errors="replace")
     if kind == "markdown":
         return _HEADLINE.match(text) is not None
-    lines = text.split("</head>", 1)[0].split("\n")
-    return lines[0] == "<!DOCTYPE html>" and GENERATOR in lines
+    return _is_page(text.split("</head>", 1)[0].split("\n"))
+
+
+def _is_page(head: list[str]) -> bool:
+    """ground-gate's page: its generator `<meta>`; or, written before the page carried one,
+    its exact head (the policy, then the three `<meta>` and a title naming ground-gate)."""
+    if head[:2] != _PAGE_START:
+        return False
+    if GENERATOR in head:
+        return True
+    return (
+        len(head) > 6
+        and head[2].startswith(_POLICY)
+        and head[3:6] == _EARLIER_METAS
+        and head[6].startswith("<title>ground-gate")
+    )
 
 
 def _document(path: Path) -> str | None:

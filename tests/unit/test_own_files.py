@@ -233,3 +233,17 @@ def test_merge__a_users_file_is_refused(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert f"--output-junit {junit}: exists and is not a JUnit XML report" in result.stderr
     assert junit.read_text(encoding="utf-8") == "<testsuites name='mine'/>"
+
+
+def test_is_own__a_page_written_before_the_mark_is_recognised_by_its_head(tmp_path: Path) -> None:
+    """Pages an earlier version wrote carry no generator meta: their exact head is the mark;
+    one line of it changed, and the page is a user's."""
+    for name in ("report.html", "calibration.html"):
+        text = OUTPUTS[name][1].replace('<meta name="generator" content="ground-gate">\n', "")
+        path = tmp_path / name
+        path.write_text(text, encoding="utf-8")
+        assert is_own(path, "html"), name
+        for old, new in (("no-referrer", "origin"), ("<title>ground-gate", "<title>mine"),
+                         ("default-src 'none'", "default-src 'self'")):  # fmt: skip
+            path.write_text(text.replace(old, new, 1), encoding="utf-8")
+            assert not is_own(path, "html"), (name, new)
