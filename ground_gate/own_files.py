@@ -77,11 +77,12 @@ def replaces(path: Path, kind: Kind) -> str | None:
 def is_own(path: Path, kind: Kind) -> bool:
     """Whether the regular file at `path` carries ground-gate's mark for `kind`; Unreadable
     when it cannot be read."""
-    if kind == "json":
-        return _is_json_report(_document(path))
-    if kind == "responses":
-        return _is_responses(_document(path))
     head = _head(path)
+    if kind in ("json", "responses"):
+        if head.lstrip(b" \t\r\n")[:1] not in (b"{", b""):
+            return False  # no object first: the rest need not be read
+        document = _document(path)
+        return _is_json_report(document) if kind == "json" else _is_responses(document)
     if kind == "junit":
         return head.startswith(_JUNIT) and head[len(_JUNIT) : len(_JUNIT) + 1] in (b" ", b">")
     text = head.decode("utf-8", errors="replace")
