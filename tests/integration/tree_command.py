@@ -44,8 +44,8 @@ def _become(node: dict[str, Any], pid_dir: Path) -> None:
     if not node["forever"]:
         time.sleep(0.2)
         os._exit(0)
-    while True:
-        time.sleep(3600)
+    time.sleep(node.get("seconds", 10**6))
+    os._exit(0)
 
 
 def _spawn(node: dict[str, Any], pid_dir: Path) -> None:
