@@ -270,3 +270,26 @@ def test_init__a_value_the_config_cannot_hold_is_refused(tmp_path, flag):
     with folder(tmp_path) as here:
         write_rows(here / "rows.jsonl", PLAIN)
         refused(invoke(here, "--data", "rows.jsonl", "--judge=openai", "--model=m", flag), here)
+
+
+@settings(max_examples=40)
+@given(path=HOSTILE)
+@example(path="v1/${APP_AUTH}")
+@example(path="${{ secrets.K }}/v1\n")
+def test_init__base_url_reads_back_exactly_or_is_refused(base, path):
+    url = f"http://127.0.0.1:8080/{path}"
+    with folder(base) as here:
+        write_rows(here / "rows.jsonl", PLAIN)
+        result = invoke(here, "--data", "rows.jsonl", f"--base-url={url}", "--model=m",
+                        "--no-api-key", "--no-workflow")  # fmt: skip
+        event(f"exit {result.exit_code}")
+        if result.exit_code != 0:
+            refused(result, here)
+            assert result.stderr.startswith("ground-gate: error: --base-url: ")
+            return
+        env = _env_for([url])
+        assert load_config(here / "ground-gate.yml", env).judge.base_url == url
+        with contextlib.chdir(here):
+            validated = CliRunner().invoke(cli, ["validate", "-c", "ground-gate.yml"], env=env)
+        assert validated.exit_code == 0, validated.output
+        assert CANARY not in validated.output
