@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from ground_gate.datasets import Sample
 from ground_gate.targets.command import ask_command
 from ground_gate.usage import Usage
+from tests.hostile.command_trees import STDERR as HOSTILE_STDERR
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import config_text, model_and_judge, write_questions
 
@@ -62,6 +63,20 @@ def test_command_stderr__any_bytes_reach_the_message_inert(
         assert "an answer for id '\\x1b[31m" in done.stopped
     else:
         assert "exited with code 3" in done.stopped
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="real processes, a POSIX shell's world")
+@pytest.mark.parametrize("name", sorted(HOSTILE_STDERR))
+def test_command_stderr__the_hostile_corpus_reaches_the_message_inert(
+    tmp_path: Path, name: str
+) -> None:
+    written = tmp_path / "stderr.bin"
+    written.write_bytes(HOSTILE_STDERR[name])
+    argv = [sys.executable, "-c", SHOUT, str(written), ""]
+    asked = ask_command(argv, [_sample()], timeout_s=10, usage=Usage(), env=os.environ)
+    done = asyncio.run(asyncio.wait_for(asked, 30))
+    assert done.stopped is not None and "; stderr: " in done.stopped
+    assert hidden(done.stopped) == set(), done.stopped
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="real processes, a POSIX shell's world")

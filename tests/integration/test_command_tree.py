@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from ground_gate.datasets import Sample
 from ground_gate.targets.command import Exchange, ask_command
 from ground_gate.usage import Usage
+from tests.hostile.command_trees import TREES
 
 TREE_COMMAND = Path(__file__).with_name("tree_command.py")
 SLACK_S = 2.0  # the issue's bound: timeout_s plus this
@@ -44,7 +45,7 @@ def _node(children: st.SearchStrategy[list[dict[str, Any]]]) -> st.SearchStrateg
 
 
 LEAF = _node(st.just([]))
-TREES = st.recursive(
+DESCENDANTS = st.recursive(
     st.lists(LEAF, max_size=2),
     lambda inner: st.lists(_node(inner), min_size=1, max_size=2),
     max_leaves=6,
@@ -54,7 +55,7 @@ ROOTS = st.fixed_dictionaries(
         "answer": st.sampled_from([-1, 0, 1]),
         "then": st.sampled_from(["exit", "sleep"]),
         "ignore_term": st.booleans(),
-        "children": TREES,
+        "children": DESCENDANTS,
     }
 )
 
@@ -102,13 +103,9 @@ def exchange(spec: dict[str, Any], pid_dir: Path, marker: str, timeout_s: float)
     return asyncio.run(asyncio.wait_for(asked, timeout_s + 30))
 
 
-@pytest.mark.skipif(sys.platform != "linux", reason="the supervisor needs Linux's /proc")
-@settings(max_examples=12)
-@given(spec=ROOTS, timeout_s=st.sampled_from([1.0, 1.5]))
-def test_command_tree__ends_within_timeout_s_plus_2_s_with_no_process_left(
-    tmp_path_factory: pytest.TempPathFactory, spec: dict[str, Any], timeout_s: float
-) -> None:
-    pid_dir = tmp_path_factory.mktemp("pids")
+def check(spec: dict[str, Any], pid_dir: Path, timeout_s: float) -> None:
+    """The invariant: the exchange ends within timeout_s + 2 s, nothing of the tree is alive
+    after it, and what the command answered is what the exchange says."""
     marker = f"tree-{uuid.uuid4().hex}"
     try:
         started = time.monotonic()
@@ -131,6 +128,27 @@ def test_command_tree__ends_within_timeout_s_plus_2_s_with_no_process_left(
         assert done.stopped is not None
         assert f"after answering {answered} of 3 row(s)" in done.stopped
         assert "not answered: " in done.stopped and "'q2'" in done.stopped
+
+
+LINUX = pytest.mark.skipif(sys.platform != "linux", reason="the supervisor needs Linux's /proc")
+
+
+@LINUX
+@settings(max_examples=12)
+@given(spec=ROOTS, timeout_s=st.sampled_from([1.0, 1.5]))
+def test_command_tree__ends_within_timeout_s_plus_2_s_with_no_process_left(
+    tmp_path_factory: pytest.TempPathFactory, spec: dict[str, Any], timeout_s: float
+) -> None:
+    check(spec, tmp_path_factory.mktemp("pids"), timeout_s)
+
+
+@LINUX
+@pytest.mark.parametrize("name", sorted(TREES))
+def test_command_tree__the_hostile_corpus_ends_in_time_with_no_process_left(
+    tmp_path: Path, name: str
+) -> None:
+    (tmp_path / "pids").mkdir()
+    check(TREES[name], tmp_path / "pids", timeout_s=1.0)
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,8 @@ def _become(node: dict[str, Any], pid_dir: Path) -> None:
     _record(pid_dir)
     if node["ignore_term"]:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    if node.get("fork_on_term"):
+        signal.signal(signal.SIGTERM, lambda *_: _spawn({**node, "children": []}, pid_dir))
     null = os.open(os.devnull, os.O_RDWR)
     os.dup2(null, 0)  # the rows are the command's to read
     if node["hold"] in ("stderr", "none"):
@@ -41,6 +43,8 @@ def _become(node: dict[str, Any], pid_dir: Path) -> None:
         os.dup2(null, 2)
     for child in node["children"]:
         _spawn(child, pid_dir)
+    if node.get("stop"):
+        os.kill(os.getpid(), signal.SIGSTOP)
     if not node["forever"]:
         time.sleep(0.2)
         os._exit(0)
