@@ -150,6 +150,9 @@ def _reference(base: Path, *args: str) -> tuple[int, int, list[tuple[str, ...]]]
             assert invoke(here, "--data", "rows.jsonl", *args).exit_code == 0
             config = here / ("c.yml" if "c.yml" in args else "ground-gate.yml")
             workflow = here / ".github" / "workflows" / "ground-gate.yml"
+            if not workflow.exists():  # --no-workflow
+                _REFERENCES[args] = (len(config.read_text(encoding="utf-8").splitlines()), 0, [])
+                return _REFERENCES[args]
             steps, _ = read_workflow(workflow, {"OPENAI_API_KEY"})
             _REFERENCES[args] = (
                 len(config.read_text(encoding="utf-8").splitlines()),
@@ -293,3 +296,25 @@ def test_init__base_url_reads_back_exactly_or_is_refused(base, path):
             validated = CliRunner().invoke(cli, ["validate", "-c", "ground-gate.yml"], env=env)
         assert validated.exit_code == 0, validated.output
         assert CANARY not in validated.output
+
+
+@settings(max_examples=30)
+@given(name=HOSTILE.filter(lambda t: "/" not in t and "\0" not in t and t not in (".", "..")))
+@example(name="${APP_AUTH}.jsonl")
+@example(name="rows\n# comment\nversion: 2.jsonl")
+def test_init__the_data_files_name_reads_back_exactly(base, name):
+    name = name if name.endswith(".jsonl") else f"{name}.jsonl"  # the format is its extension
+    lines, _, _ = _reference(base, "--no-workflow")
+    with folder(base) as here:
+        try:
+            write_rows(here / name, PLAIN)
+        except (OSError, ValueError):  # a name this file system cannot hold
+            return
+        result = invoke(here, "--data", name, "--name=rows", "--no-workflow")
+        event(f"exit {result.exit_code}")
+        if result.exit_code != 0:
+            refused(result, here)
+            return
+        config = here / "ground-gate.yml"
+        assert load_config(config, _env_for([name])).datasets[0].path == (here / name).resolve()
+        assert len(config.read_text(encoding="utf-8").splitlines()) == lines
