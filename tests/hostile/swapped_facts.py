@@ -2,8 +2,8 @@
 currency (issue 43). Each swap keeps the source's digits, so a check that compares numbers
 alone calls it the same value with no judge call. Read by tests/unit/test_facts.py (every
 swap is asked of the judge, and reads "contradicted: says ...; the source says ..." when the
-judge fills the blank with the source's value) and by the e2e test of the real judge
-(tests/e2e/test_swapped_units.py); `MOVES` are changes whose sign a verb says ("fell by 40%"),
+judge fills the blank with the source's value); the real judge reads the same classes in
+demo-style rows (bench/data/swapped_units.jsonl, tests/e2e/test_swapped_units.py); `MOVES` are changes whose sign a verb says ("fell by 40%"),
 asked and never read as a swap of the source's "-40%"; `SAME` are spellings of one quantity,
 settled with no call.
 """
