@@ -61,6 +61,7 @@ from ground_gate.report_files import (
     MAX_REPORT_BYTES,
     Echo,
     Outcome,
+    Output,
     ReportFiles,
     judged,
     read_report,
@@ -155,9 +156,15 @@ def _evaluate(
     )
     # a shard leaves the exact bytes it compared with beside its report, for the merge
     baseline = _read_bytes(settings.baseline) if settings.shard and settings.baseline else None
+    copy = Output(
+        "the baseline's copy", "its baseline copy", paths.directory / BASELINE_COPY, "json"
+    )
+    refused = options.files.refusal(copy) if baseline is not None else None
+    if refused is not None:  # said before anything is run, as of the report files
+        raise ConfigError(refused)
     outcome = execute(options, env, echo)
     if baseline is not None:
-        _write_bytes(paths.directory / BASELINE_COPY, baseline)
+        _write_bytes(copy.path, baseline)
     return outcome
 
 

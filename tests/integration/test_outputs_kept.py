@@ -21,6 +21,8 @@ from ground_gate.own_files import is_own
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import COMMAND, config_text, model_and_judge, write_questions
+from tests.integration.test_github_action_shards import invoke as invoke_job
+from tests.integration.test_github_action_shards import job_env
 from tests.integration.test_github_entrypoint import TOKEN as ENTRYPOINT_TOKEN
 from tests.integration.test_github_entrypoint import action_env as entrypoint_env
 from tests.integration.test_github_entrypoint import invoke as invoke_action
@@ -228,3 +230,25 @@ def test_action__a_file_of_the_repositorys_in_its_folder_is_not_written_over(
     assert invoke_action(env, monkeypatch).exit_code == 1  # the run's verdict: it ran
     assert invoke_action(env, monkeypatch).exit_code == 1  # its own reports replaced
     assert is_own(page, "html") and not page.is_symlink()
+
+
+def test_action__a_shards_baseline_copy_never_replaces_a_file_of_the_repositorys(
+    tmp_path: Path, judge: FakeOpenAI, github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A shard compared with a baseline leaves its copy as ground-gate-report/baseline.json:
+    a file of the repository's there is refused before any call, as the report files are."""
+    main = job_env(tmp_path, "main", judge, github, comment="never")
+    assert invoke_job(main, monkeypatch).exit_code == 1
+    env = job_env(tmp_path, "shard", judge, github, shard="1/4", baseline="main.json")
+    workspace = Path(env["GITHUB_WORKSPACE"])
+    shutil.copyfile(Path(main["GITHUB_WORKSPACE"]) / "ground-gate-report/report.json",
+                    workspace / "main.json")  # fmt: skip
+    (workspace / "ground-gate-report").mkdir()
+    (workspace / "ground-gate-report" / "baseline.json").write_text("mine\n", encoding="utf-8")
+    calls = judge.request_count
+    result = invoke_job(env, monkeypatch)
+    assert result.exit_code == 2, result.output
+    assert "its baseline copy " in result.output
+    assert "baseline.json: exists and is not a JSON report ground-gate wrote" in result.output
+    assert (workspace / "ground-gate-report" / "baseline.json").read_text("utf-8") == "mine\n"
+    assert judge.request_count == calls
