@@ -188,9 +188,12 @@ class Quantity:
 
     @property
     def amount(self) -> Decimal:
-        """The signed, scaled value: -1.5e6 for "minus 1.5 million"."""
-        signed = -self.number if self.negative else self.number
-        return signed.scaleb(self.scale)
+        """The signed, scaled value: -1.5e6 for "minus 1.5 million". Built from the digits,
+        not by arithmetic, which rounds to 28 digits: longer numbers differing in their last
+        digit stay apart."""
+        _, digits, exponent = self.number.as_tuple()
+        assert isinstance(exponent, int)  # a number read is finite
+        return Decimal((int(self.negative), digits, exponent + self.scale))
 
     def same(self, other: Quantity) -> bool:
         """Whether `other` states this quantity: its value, sign and scale exactly, its unit."""

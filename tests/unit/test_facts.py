@@ -365,3 +365,11 @@ def test_read_answer__a_fill_is_read_as_written_as_the_blank_reads_it_and_in_the
     # the sentence's own value echoed: no swap; the source's value: said with its unit
     assert read_answer(trip, "20", source).verdict == "equal"
     assert read_answer(trip, "60", source).said() == "says 20 minutes; the source says 60 minutes"
+
+
+def test_stated__numbers_longer_than_decimal_arithmetic_keeps_stay_apart():
+    long = "1234567890" * 3
+    fact = find(f"It holds {long}1 units.")[0]
+    assert not stated(fact, f"It holds {long}2 units.")
+    assert stated(fact, f"It holds {long}1 units.")
+    assert not stated(find(f"It holds -{long}1 units.")[0], f"It holds {long}1 units.")
