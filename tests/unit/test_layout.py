@@ -127,6 +127,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # judging: the judge knows nothing of metrics or reports
     "judge": (
         "local", "config", "progress", "errors", "usage", "ranges", "writable", "capped", "masking",
+        "inert",
     ),
     "local": ("config", "progress", "errors", "process_group"),
     "results": ("usage",),
