@@ -28,6 +28,7 @@ from typing import Any
 import openai
 
 from ground_gate.errors import JudgeError, JudgeUnavailableError
+from ground_gate.inert import inert
 from ground_gate.judge.base import JUDGE, Speaker, UnusableReplyError
 from ground_gate.judge.response import MalformedResponse
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
@@ -259,7 +260,8 @@ def give_up_error(
 
 
 def server_message(body: object, api_key: str | None) -> str:
-    """The message in an error body, on one line, without the API key, at most 300 chars."""
+    """The message in an error body, on one line, inert (a judge's, a prompt target's model's or
+    an app's text reaches the terminal), without the API key, at most 300 chars."""
     message: Any = None
     if isinstance(body, Mapping):
         error = body.get("error")
@@ -271,7 +273,7 @@ def server_message(body: object, api_key: str | None) -> str:
             message = body.get("message") or body.get("detail")
     elif isinstance(body, str):
         message = body
-    text = " ".join(str(message).split()) if message else ""
+    text = inert(" ".join(str(message).split())) if message else ""
     if isinstance(api_key, str) and len(api_key) >= 8:
         text = text.replace(api_key, "***")
     if len(text) > _MAX_SERVER_MESSAGE_CHARS:

@@ -25,7 +25,6 @@ import jmespath
 from ground_gate.config.model import HttpTarget
 from ground_gate.datasets import Sample
 from ground_gate.errors import ConfigError, TargetError
-from ground_gate.inert import inert
 from ground_gate.json_keys import DuplicateKeyError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import SpendingLimit
@@ -229,7 +228,8 @@ class HttpAsker:
             return reply.status_code, b"".join(chunks), kind, dict(reply.headers)
 
     def _detail(self, raw: bytes) -> str:
-        """The start of an error body, on one line, without any header value we sent, inert."""
+        """The start of an error body, on one line (inert: server_message), without any header
+        value we sent."""
         text = raw.decode("utf-8", errors="replace")
         try:
             body: Any = json.loads(text)
@@ -240,7 +240,7 @@ class HttpAsker:
             secret = self._env.get(var, "")
             if len(secret) >= 4:
                 detail = detail.replace(secret, "***")
-        return inert(detail)
+        return detail
 
     def _answer(self, sample: Sample, reply: tuple[int, bytes, str], seconds: float) -> Answer:
         _, raw, kind = reply

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ground_gate.inert import inert
+from ground_gate.judge.failures import server_message
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 # text dense in what a terminal acts on: escape sequences, C1, bidi and zero-width characters
@@ -41,3 +42,11 @@ def test_inert__printable_text_is_unchanged(text: str) -> None:
 def test_inert__each_character_reads_as_its_escape() -> None:
     text = "\x1b[31mred\r\x9b\u202eevil\u2028\U000e0041\tend"
     assert inert(text) == "\\x1b[31mred\\r\\x9b\\u202eevil\\u2028\\U000e0041\\tend"
+
+
+@given(HOSTILE)
+def test_server_message__a_servers_error_text_is_quoted_inert(text: str) -> None:
+    """A judge's, a prompt target's model's or an app's error body reaches the terminal."""
+    said = server_message({"error": {"message": "boom " + text}}, None)
+    assert _shown(said) == set()
+    assert said.startswith("boom")
