@@ -2,6 +2,9 @@
 
 `finish` turns a run's (or a merge's) record into its verdicts, its JSON report, markdown,
 JUnit and HTML page, writes the files asked for and says how the run ends (`Outcome`).
+`ReportFiles` replaces no file it did not write: an output path holding anything but an
+earlier ground-gate output of its kind (own_files.py) is refused before the command runs,
+and again as the file is written (a target may have made it since), unless `--force`.
 `read_report` reads a report file back wherever one enters (`--baseline`, `merge`'s shards,
 `report`, the fork-safe workflow_run artifact): a regular file under a size cap, strict JSON
 (no NaN, Infinity, out-of-range floats or duplicate keys) and the published schema (types and
