@@ -17,7 +17,8 @@ digits are the same. So a number is read with what stands around it, by rules:
   units of time, length, mass, volume and temperature, and an ordinal's suffix ("16th"), each
   spelling to one name. A symbol the table does not know ("W", "kWh", "GB") is its own name,
   case kept; a lower-case word the table does not know only says what is counted ("six
-  pots", "three men") and is no unit, as a function word is not.
+  pots", "three men") and is no unit, as a function word is not. A rate keeps what it is
+  per ("$5 a month", "60 km/h", "30,000 vehicles a day").
 
 Two quantities are the same when their signed, scaled values are exactly equal ("1.5
 million" is "1,500,000", "£1.5m" is "£1.5 million"; decimals, no floating point) and their
@@ -74,6 +75,7 @@ _BEFORE = re.compile(
 )
 
 
+_RATE = re.compile(r"(?:[ \t]*/[ \t]*|[ \t]+(?:per|a|an|each)[ \t]+)([a-z]+)\b", re.IGNORECASE)
 # a change's direction in words, before its size: "fell by", "down", "rose", "up"...
 _MOVED = re.compile(
     r"\b(?:fell|falls?|falling|down|dropped|drops?|declined|declines?|decreased|decreases?"
@@ -83,85 +85,41 @@ _MOVED = re.compile(
 )
 
 
-def _names(table: dict[str, str]) -> dict[str, str]:
-    """'minute': 'min mins minutes' -> each spelling to its name (split at "/" where a
-    spelling has words: 'pp/percentage point')."""
-    return {
-        s: name
-        for name, spellings in table.items()
-        for s in (spellings.split("/") if "/" in spellings else spellings.split())
-    }
-
-
-# each spelling (lower case) to the unit's one name
-_UNITS = _names(
-    {
-        "%": "%/percent/pct/per cent",
-        "pp": "pp/ppt/percentage point/percentage points",
-        "bp": "bp/bps/basis point/basis points",
-        "millisecond": "ms millisecond milliseconds",
-        "second": "s sec secs second seconds",
-        "minute": "min mins minute minutes",
-        "hour": "h hr hrs hour hours",
-        "day": "day days",
-        "week": "wk wks week weeks",
-        "month": "month months",
-        "year": "yr yrs year years",
-        "decade": "decade decades",
-        "century": "century centuries",
-        "mm": "mm millimetre millimetres millimeter millimeters",
-        "cm": "cm centimetre centimetres centimeter centimeters",
-        "metre": "metre metres meter meters",
-        "km": "km kilometre kilometres kilometer kilometers",
-        "inch": "inch inches",
-        "foot": "ft foot feet",
-        "yard": "yd yds yard yards",
-        "mile": "mi mile miles",
-        "mg": "mg milligram milligrams",
-        "gram": "g gram grams gramme grammes",
-        "kg": "kg kilo kilos kilogram kilograms kilogramme kilogrammes",
-        "tonne": "tonne tonnes",
-        "ton": "ton tons",
-        "lb": "lb lbs",
-        "oz": "oz ounce ounces",
-        "ml": "ml millilitre millilitres milliliter milliliters",
-        "litre": "l litre litres liter liters",
-        "gallon": "gallon gallons",
-        "degree": "° degree degrees",
-        "°C": "°c",
-        "°F": "°f",
-        "mph": "mph",
-        "kph": "kph kmh",
-        # symbols written in lower case (tokenised text): named as the symbol is written
-        "W": "w watt watts",
-        "kW": "kw kilowatt kilowatts",
-        "MW": "mw megawatt megawatts",
-        "Wh": "wh",
-        "kWh": "kwh",
-        "Hz": "hz hertz",
-        "GHz": "ghz",
-        "KB": "kb kilobyte kilobytes",
-        "MB": "mb megabyte megabytes",
-        "GB": "gb gigabyte gigabytes",
-        "TB": "tb terabyte terabytes",
-        "ordinal": "st nd rd th",  # "16th": a rank, not a count
-        "GBP": "£/gbp/sterling/pound sterling/pounds sterling",
-        "pound": "pound pounds",  # money or weight: its own name
-        "EUR": "€ eur euro euros",
-        "$": "$ dollar dollars",
-        "USD": "us$ usd",
-        "AUD": "a$ aud",
-        "CAD": "c$ cad",
-        "HKD": "hk$ hkd",
-        "¥": "¥",
-        "JPY": "jpy yen",
-        "CNY": "cny yuan renminbi",
-        "INR": "₹ inr rupee rupees",
-        "CHF": "chf",
-        "cent": "cent cents",
-        "pence": "p pence penny",
-    }
-)
+# each unit's name, "=", its spellings (lower case) split by "|"; "16th" an ordinal (a rank,
+# not a count); "pound" money or weight, its own name; a symbol's name as the symbol is
+# written ("W", "GB": "16 gb" in lower-cased text is 16 GB)
+_UNITS_TEXT = """
+    %=%|percent|pct|per cent; pp=pp|ppt|percentage point|percentage points;
+    bp=bp|bps|basis point|basis points
+    millisecond=ms|millisecond|milliseconds; second=s|sec|secs|second|seconds;
+    minute=min|mins|minute|minutes; hour=h|hr|hrs|hour|hours; day=day|days;
+    week=wk|wks|week|weeks; month=month|months; year=yr|yrs|year|years;
+    decade=decade|decades; century=century|centuries
+    mm=mm|millimetre|millimetres|millimeter|millimeters;
+    cm=cm|centimetre|centimetres|centimeter|centimeters; metre=metre|metres|meter|meters;
+    km=km|kilometre|kilometres|kilometer|kilometers; inch=inch|inches; foot=ft|foot|feet;
+    yard=yd|yds|yard|yards; mile=mi|mile|miles
+    mg=mg|milligram|milligrams; gram=g|gram|grams|gramme|grammes;
+    kg=kg|kilo|kilos|kilogram|kilograms|kilogramme|kilogrammes; tonne=tonne|tonnes;
+    ton=ton|tons; lb=lb|lbs; oz=oz|ounce|ounces;
+    ml=ml|millilitre|millilitres|milliliter|milliliters; litre=l|litre|litres|liter|liters;
+    gallon=gallon|gallons
+    degree=°|degree|degrees; °C=°c; °F=°f; mph=mph; kph=kph|kmh
+    W=w|watt|watts; kW=kw|kilowatt|kilowatts; MW=mw|megawatt|megawatts; Wh=wh; kWh=kwh;
+    Hz=hz|hertz; GHz=ghz; KB=kb|kilobyte|kilobytes; MB=mb|megabyte|megabytes;
+    GB=gb|gigabyte|gigabytes; TB=tb|terabyte|terabytes; ordinal=st|nd|rd|th
+    GBP=£|gbp|sterling|pound sterling|pounds sterling; pound=pound|pounds;
+    EUR=€|eur|euro|euros; $=$|dollar|dollars; USD=us$|usd; AUD=a$|aud; CAD=c$|cad;
+    HKD=hk$|hkd; ¥=¥; JPY=jpy|yen; CNY=cny|yuan|renminbi; INR=₹|inr|rupee|rupees; CHF=chf;
+    cent=cent|cents; pence=p|pence|penny
+"""
+_UNITS = {
+    spelling: name
+    for entry in re.split(r"[;\n]", _UNITS_TEXT)
+    if entry.strip()
+    for name, _, spellings in [entry.strip().partition("=")]
+    for spelling in spellings.split("|")
+}
 CURRENCIES = frozenset(
     ["GBP", "EUR", "$", "USD", "AUD", "CAD", "HKD", "¥", "JPY", "CNY", "INR", "CHF"]
 )  # names a scale letter may stand beside
@@ -255,11 +213,23 @@ def _read(text: str, match: re.Match[str]) -> Quantity | None:
             scale, word, unit, reach = 0, letter.group(1), letter.group(1), letter.end()
     if currency and unit not in CURRENCIES:  # "£5 fee": the currency is what it measures
         unit, reach = currency, at
+    unit, reach = _per(text, unit, reach)
     moved = bool(_MOVED.search(text[max(0, lead - 40) : lead]))
     return Quantity(
         number, negative, scale, unit, lead, match.start(), match.end(), reach, word,
         text[lead:reach], moved,
     )  # fmt: skip
+
+
+def _per(text: str, unit: str, reach: int) -> tuple[str, int]:
+    """A rate's unit: "$5 a month" is dollars a month ("$/month"), "60 km/h" km an hour, "30,000
+    vehicles a day" a count a day ("/day"); the word after "a", "per" or "/" only when the
+    table names it (no rate in "5 days a report")."""
+    rate = _RATE.match(text, reach)
+    name = _unit_name(rate.group(1)) if rate else ""
+    if rate is None or not name or name in CURRENCIES:
+        return unit, reach
+    return f"{unit}/{name}", rate.end()
 
 
 def _word_scale(text: str, at: int) -> bool:
@@ -296,7 +266,7 @@ def _unit(text: str, at: int) -> tuple[str, str, int]:
         return "", "", at
     word = match.group(1)
     lowered = " ".join(word.lower().split())
-    if lowered in STOPWORDS | MONTHS | WEEKDAYS:
+    if lowered in STOPWORDS | MONTHS | WEEKDAYS | {"per", "each"}:  # "5 per day": a rate
         return "", "", at
     if not (word.islower() or word.isupper() or len(word) <= 3):
         return "", "", at
@@ -335,10 +305,11 @@ def resolved(said: Quantity, held: Sequence[Quantity]) -> list[Quantity]:
     the same: "20" names the passage's "20 minutes"); itself when it names none."""
 
     def agrees(quantity: Quantity) -> bool:
+        rate = quantity.unit.partition("/")[2]  # "USD 400" names "USD 400 a year"
         return (
             (not said.negative or quantity.negative)
             and (not said.scale or quantity.scale == said.scale)
-            and (not said.unit or quantity.unit == said.unit)
+            and (not said.unit or quantity.unit in (said.unit, f"{said.unit}/{rate}"))
         )
 
     named = [

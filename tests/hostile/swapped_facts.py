@@ -100,6 +100,12 @@ SWAPS = (
         "says 1.5 residents; the source says 1.5 million residents",
     ),
     Swap(
+        "unit-rate",
+        "The plan costs $5 a month.",
+        "The plan costs $5 a year.",
+        "says $5 a year; the source says $5 a month",
+    ),
+    Swap(
         "currency-words",
         "It costs 349 euros.",
         "It costs 349 dollars.",
@@ -115,7 +121,7 @@ SWAPS = (
         "currency-codes",
         "The licence costs USD 400 a year.",
         "The licence costs EUR 400 a year.",
-        "says EUR 400; the source says USD 400",
+        "says EUR 400 a year; the source says USD 400 a year",
     ),
 )
 
@@ -136,6 +142,7 @@ SAME = (
     ("It takes twenty minutes.", "It takes 20 mins."),
     ("It is rated to \u221240 degrees.", "It is rated to minus 40 degrees."),
     ("It lasts 2 hrs.", "It lasts 2 hours."),
+    ("The plan costs $5 a month.", "The plan costs 5 dollars per month."),
     ("It is a 420-metre bridge.", "The bridge is 420 metres long."),
     ("Trips take 10-40 minutes.", "Trips take 10-40 minutes."),  # a range, no minus
 )

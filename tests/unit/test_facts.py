@@ -277,6 +277,15 @@ async def test_groundedness__no_fact_call_when_facts_are_off_or_the_method_rates
                 ("5 dollars", "5", "$"),
             ],
         ),
+        # a rate keeps what it is per
+        (
+            "$5 a month, 60 km/h, 30,000 cars a day",
+            [
+                ("$5 a month", "5", "$/month"),
+                ("60 km/h", "60", "km/hour"),
+                ("30,000 cars a day", "30000", "/day"),
+            ],
+        ),
         # what is counted is no unit; an ordinal is a rank
         (
             "three men, 1 win, the 16th",

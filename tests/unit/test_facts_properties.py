@@ -49,6 +49,8 @@ UNITS = {  # every other unit's spellings, after the number
     "W": ["W"],
     "": [""],
 }
+PER = {"month": ["month"], "year": ["year"], "day": ["day"], "hour": ["hour", "h"]}
+RATES = ["$/month", "EUR/year", "km/hour", "/day", "%/year"]  # "$5 a month", "60 km/h"
 
 
 class Spec(NamedTuple):
@@ -79,7 +81,7 @@ specs = st.builds(
     numbers,
     st.booleans(),
     st.sampled_from([0, 0, 3, 6, 9]),
-    st.sampled_from(sorted(CURRENCY) + sorted(UNITS)),
+    st.sampled_from(sorted(CURRENCY) + sorted(UNITS) + RATES),
 )
 
 
@@ -92,7 +94,8 @@ def digits(number: Decimal, separators: bool) -> str:
 def spelled(draw: st.DrawFn, spec: Spec) -> str:
     """One way to write `spec` (exact: a scale written out as digits only when whole)."""
     number, scale = spec.number, spec.scale
-    money = spec.unit in CURRENCY
+    unit, _, per = spec.unit.partition("/")
+    money = unit in CURRENCY
     if scale and draw(st.booleans()) and spec.number.scaleb(scale) == int(number.scaleb(scale)):
         number, scale = number.scaleb(scale), 0  # "1.5 million" as "1,500,000"
     whole = number == int(number)
@@ -108,14 +111,18 @@ def spelled(draw: st.DrawFn, spec: Spec) -> str:
         value += draw(st.sampled_from([f" {SCALE_WORDS[scale]}", *short]))
     before, after = "", ""
     if money:
-        befores, afters = CURRENCY[spec.unit]
+        befores, afters = CURRENCY[unit]
         if draw(st.booleans()):
             before = draw(st.sampled_from(befores))
         else:
             after = " " + draw(st.sampled_from(afters))
     else:
-        spelling = draw(st.sampled_from(UNITS[spec.unit]))
+        spelling = draw(st.sampled_from(UNITS[unit]))
         after = spelling if spelling[:1] in ("%", " ") or not spelling else " " + spelling
+    if per:  # "a month", "per month", "/h"
+        spelling = draw(st.sampled_from(PER[per]))
+        joins = ["/"] if len(spelling) == 1 else [" a ", " per ", "/"]
+        after += draw(st.sampled_from(joins)) + spelling
     if spec.negative:
         sign = draw(st.sampled_from(["-", "\u2212", "\u2013", "minus ", "negative "]))
         if before and sign in ("-", "\u2212") and draw(st.booleans()):
