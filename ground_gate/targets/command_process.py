@@ -36,6 +36,7 @@ class Child:
     transport: asyncio.SubprocessTransport
     supervised: bool
     ended: bool = False
+    reaper: asyncio.Task[None] | None = None  # unsupervised: the group ended when it exits
 
     @property
     def returncode(self) -> int | None:
@@ -58,13 +59,17 @@ class Child:
         if self.ended:
             return
         self.ended = True
+        if self.reaper is not None:
+            self.reaper.cancel()
         pid = self.process.pid
         try:
             if self.supervised:
                 await _end_supervised(pid)
-            else:  # pragma: no cover - not Linux: the process group is all there is
+            else:  # not Linux: the process group is all there is
                 signal_group(pid, signal.SIGTERM)
-                await asyncio.sleep(process_tree.GRACE_S)
+                deadline = time.monotonic() + process_tree.GRACE_S
+                while self.returncode is None and time.monotonic() < deadline:
+                    await asyncio.sleep(POLL_S)
                 signal_group(pid, signal.SIGKILL)
             await self._reaped()
         finally:
@@ -137,7 +142,17 @@ async def start(argv: Sequence[str], env: Mapping[str, str]) -> Child:
     child = Child(asyncio.subprocess.Process(transport, protocol, loop), transport, supervised)
     if supervised:
         await _started(child, status_r)
+    else:
+        child.reaper = asyncio.create_task(_end_group_after(child))
     return child
+
+
+async def _end_group_after(child: Child) -> None:
+    """Without a supervisor: once the program exits, what it left running in its group goes
+    too (what it wrote before it exited stays readable in the pipe)."""
+    while child.returncode is None:
+        await asyncio.sleep(POLL_S)
+    signal_group(child.process.pid, signal.SIGKILL)
 
 
 async def _started(child: Child, status_r: int) -> None:

@@ -163,3 +163,17 @@ def test_command__its_end_reads_through_the_supervisor(code: str, said: str) -> 
     done = asyncio.run(asyncio.wait_for(asked, 30))
     assert done.stopped is not None
     assert f"{said} after answering 0 of 3 row(s)" in done.stopped, done.stopped
+
+
+def test_command_tree__without_the_supervisor_the_process_group_still_ends(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where there is no supervisor (not Linux), the command's process group is what ends:
+    a child that stays in it and holds stdout neither holds the exchange past the deadline
+    nor outlives it."""
+    monkeypatch.setattr("ground_gate.process_tree.available", lambda: False)
+    child = {"setsid": False, "double_fork": False, "ignore_term": True, "hold": "both",
+             "forever": True, "children": []}  # fmt: skip
+    (tmp_path / "pids").mkdir()
+    check({"answer": -1, "then": "exit", "ignore_term": False, "children": [child]},
+          tmp_path / "pids", timeout_s=1.0)  # fmt: skip
