@@ -237,8 +237,7 @@ def _checks(report: Report) -> list[tuple[str, str, int]]:
         rows = _count(dataset["rows"], "row")
         if dataset["scored"] != dataset["rows"]:
             rows = f"{dataset['scored']} of {rows} scored"
-        passed = sum(1 for e in checked if e["passed"])
-        said = f"{passed} of {_count(len(checked), 'check')} passed" if checked else "no check"
+        said = checks_said(checked) if checked else "no check"
         out += [("", "", 0), ("", f"{_text(name)} ({rows}): {said}", 2)]
         out += _checks_of(entries)
     return out

@@ -3,7 +3,7 @@ wrapped at the width, never cut, so a quoted sentence and a failing check's thre
 whole; the verdict last, with an unfinished run's cause whole, under one line for the checks
 that share a reason; every check's score shown, passing or not, with its status's mark and
 words (check_status) and its number spelled as formatting.score_cell spells it; each
-dataset's "N of M checks passed", and the verdict's count as the comment says it
+dataset's "N of M checks failed" (or passed), and the verdict's count as the comment says it
 (check_status.checks_said: the failures of a failed run, never "0 of M failed"); data
 inert."""
 
@@ -50,7 +50,7 @@ def test_terminal__the_changed_rows_wrapped_at_80_with_the_verdict_last():
         "ground-gate: 5 rows in 1 dataset, judged by m, against the baseline made within\n"
         "  a minute of this run (5 rows, failed)\n"
         "\n"
-        "support (5 rows): 1 of 2 checks passed\n"
+        "support (5 rows): 1 of 2 checks failed\n"
         "  \u274c groundedness   fail: 0.59 \u2192 0.61 < 0.70\n"
         "  \u2705 contradiction  pass: 0.02 \u2192 0.12 (\u2264 0.20)\n"
         "\n"
@@ -101,7 +101,7 @@ def test_terminal__nothing_cut_every_line_within_the_width(width):
 
 def test_terminal__a_failing_check_reads_whole_at_80_its_drop_reason_beneath():
     lines = render_terminal(pull_request(), width=80, exit_code=1).splitlines()
-    at = lines.index("news (160 rows): 1 of 3 checks passed")
+    at = lines.index("news (160 rows): 2 of 3 checks failed")
     assert lines[at + 1 : at + 7] == [
         "  \u274c groundedness   fail: 0.9082 \u2192 0.8535 (\u2265 0.75, drop \u2264 0.02)",
         "                    0.055 worse than the baseline over the 160 rows in both",
@@ -164,25 +164,29 @@ def incomplete(report: dict[str, Any]) -> dict[str, Any]:
     for entry in news:
         entry.pop("baseline", None)
         entry.update(mean=None, n=0, ci95=None, passed=False)
-        entry["reason"] = "no row produced this score"
+        entry["reason"] = "not checked: no row gave this score; a check that measured nothing fails"
     return stopped
 
 
 def test_terminal__an_unfinished_run_ends_on_its_cause_whole_under_one_line_for_four_checks():
     stopped = incomplete(scenario()[0])
     text = render_terminal(stopped, width=80, exit_code=2)
-    assert text.count("no row produced") == 1
+    assert text.count("no row gave") == 1
     assert (
-        "  \u274c 4 scores fail: no row produced them (groundedness, hallucination,\n"
-        "     contradiction, faithfulness)\n"
+        "  \u274c 4 scores fail: not checked: no row gave them; a check that measured nothing\n"
+        "     fails (groundedness, hallucination, contradiction, faithfulness)\n"
     ) in text
     verdict = text.rstrip("\n").split("\n\n")[-1]  # the verdict, last, after a blank line
     assert joined(verdict) == verdict_line(stopped, 2)
     assert verdict_line(stopped, 2) == (
-        f"INCOMPLETE (exit 2): 4 of 7 checks failed; the run did not finish: {CAUSE}"
+        "INCOMPLETE (exit 2): 4 of 7 checks failed (4 of them with no row to measure); the run "
+        f"did not finish: {CAUSE}"
     )
     assert joined(text).endswith(CAUSE)  # the cause whole, on the last lines
-    assert text.splitlines()[-1] == "  (after 3 attempts)"
+    assert (
+        text.splitlines()[-1]
+        == "  headers, reset reason: connection termination (after 3 attempts)"
+    )
     assert fits(text, 80)
 
 
