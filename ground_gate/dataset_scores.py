@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ground_gate.config.model import SUBSTANCE
 from ground_gate.results import RowResult
 from ground_gate.stats import bootstrap_bounds, bootstrap_ci, mean
 
@@ -13,6 +14,10 @@ from ground_gate.stats import bootstrap_bounds, bootstrap_ci, mean
 # current run's (row_scores) or a baseline report's (report.baseline.baseline_scores)
 RowScores = Mapping[tuple[str, str], Mapping[str, float]]
 MIN_PAIRED = 2  # fewer rows in both runs: no interval, so no baseline verdict
+# the metrics that draw units from a response, and leave a row that states nothing out of
+# their means (status no_claims)
+UNIT_METRICS = ("groundedness", "faithfulness", "summary_accuracy")
+ANSWERED_AT = 0.5  # answers' `answered` below it: the row did not answer (0 by default)
 
 
 @dataclass(frozen=True)
@@ -29,9 +34,56 @@ class ScoreSummary:
     n_other: int = 0
 
 
+def said_something(row: RowResult) -> float | None:
+    """The row's substance: 1 when its response says something, 0 when it says nothing (a
+    decline, an evasion, a greeting, markup with no word); None when it cannot be told (its
+    metrics failed) or does not count (the answers metric found its source cannot answer:
+    declining is right there). From the metrics' results, with no judge call: the answers
+    metric's verdict where it ran, else whether any metric that draws units found one."""
+    by_name = {m.metric: m for m in row.metrics}
+    answers = by_name.get("answers")
+    if answers is not None and answers.status == "ok":
+        answered = answers.scores.get("answered")
+        return None if answered is None else float(answered >= ANSWERED_AT)
+    units = [by_name[name] for name in UNIT_METRICS if name in by_name]
+    if any(m.status == "ok" for m in units):
+        return 1.0
+    if units and all(m.status == "no_claims" for m in units):
+        return 0.0
+    if not units and any(m.status == "ok" for m in row.metrics):
+        return 1.0  # a rating of the whole response: a decline rates low there
+    return None
+
+
+def _substance(dataset: str, rows: Sequence[RowResult]) -> ScoreSummary | None:
+    """The dataset's substance, when a row says nothing: shown (and gated against the
+    baseline) only where there is something to say."""
+    said = [said_something(r) for r in rows]
+    values = [v for v in said if v is not None]
+    if not values or min(values) == 1.0:
+        return None
+    errors = sum(1 for r, v in zip(rows, said, strict=True) if v is None and _failed(r))
+    return ScoreSummary(
+        dataset=dataset,
+        score=SUBSTANCE,
+        mean=round(mean(values), 4),
+        n=len(values),
+        n_error=errors,
+        n_no_claims=0,
+        ci95=_rounded(bootstrap_ci(values)),
+        n_other=len(said) - len(values) - errors,
+    )
+
+
+def _failed(row: RowResult) -> bool:
+    return any(m.status == "error" for m in row.metrics)
+
+
 def summarise(
     rows: Sequence[RowResult], datasets: Sequence[str], scores_by_metric: dict[str, tuple[str, ...]]
 ) -> list[ScoreSummary]:
+    """Per dataset, each score's summary in `scores_by_metric`'s order, then its substance
+    when a row says nothing."""
     summaries = []
     for dataset in datasets:
         dataset_rows = [r for r in rows if r.dataset == dataset]
@@ -54,6 +106,9 @@ def summarise(
                         n_other=len(ok) - len(values),
                     )
                 )
+        substance = _substance(dataset, dataset_rows)
+        if substance is not None:
+            summaries.append(substance)
     return summaries
 
 
@@ -80,12 +135,16 @@ class PairedChange:
 
 
 def row_scores(rows: Sequence[RowResult]) -> dict[tuple[str, str], dict[str, float]]:
-    """The scores of every row whose metric's status is ok, by (dataset, row id)."""
+    """The scores of every row whose metric's status is ok, and its substance, by (dataset,
+    row id)."""
     scores: dict[tuple[str, str], dict[str, float]] = {}
     for row in rows:
         for metric in row.metrics:
             if metric.status == "ok":
                 scores.setdefault((row.dataset, row.sample_id), {}).update(metric.scores)
+        said = said_something(row)
+        if said is not None:
+            scores.setdefault((row.dataset, row.sample_id), {})[SUBSTANCE] = said
     return scores
 
 

@@ -16,6 +16,7 @@ from ground_gate.config.model import (
     DEFAULT_CONFIDENCE,
     LOWER_IS_BETTER,
     METRIC_OF_SCORE,
+    SUBSTANCE,
     Threshold,
 )
 from ground_gate.dataset_scores import (
@@ -25,6 +26,7 @@ from ground_gate.dataset_scores import (
     ScoreSummary,
     paired_change,
     row_scores,
+    said_something,
 )
 from ground_gate.numbers import bound, figure, holds, relation
 from ground_gate.results import RowResult
@@ -249,9 +251,12 @@ def evaluate(
 def failing_rows(
     rows: Sequence[RowResult], thresholds: Mapping[str, Mapping[str, Threshold]]
 ) -> set[tuple[str, str, str]]:
-    """(dataset, row id, score) for every row score that misses its threshold or errored."""
+    """(dataset, row id, score) for every row score that misses its threshold or errored; and
+    substance for a row that says nothing, where substance has a threshold."""
     failing = set()
     for row in rows:
+        if SUBSTANCE in thresholds.get(row.dataset, {}) and said_something(row) == 0.0:
+            failing.add((row.dataset, row.sample_id, SUBSTANCE))
         for metric in row.metrics:
             for score, threshold in thresholds.get(row.dataset, {}).items():
                 errored = metric.status == "error" and score in _scores_of(metric.metric)

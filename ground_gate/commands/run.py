@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ground_gate.answering import Answering, answer_work
+from ground_gate.config.advice import advice
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config
 from ground_gate.config.overrides import JudgeOverrides, with_overrides
@@ -298,8 +299,17 @@ def evidence_step(
     return quote_shown
 
 
+def warn_of_advice(job: Job, echo: Echo) -> None:
+    """What `validate` says of a valid config that may still gate the wrong thing (a dataset
+    that asks questions with the answers metric off...), said by `run` too."""
+    asked = {name: any(s.question for s in samples) for name, samples in job.work}
+    for line in advice(job.config, asked):
+        echo(f"ground-gate: warning: {job.options.config_path}: {line}")
+
+
 def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
     job = answered(load_job(options, env), env, echo)
+    warn_of_advice(job, echo)
     limit = spending_limit(job.config.judge)
     with open_judge(
         job.config.judge,

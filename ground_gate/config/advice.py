@@ -16,7 +16,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ground_gate.config.model import ANSWER_SCORES, ANSWERED_SIDES, Config, DatasetConfig, Threshold
+from ground_gate.config.model import (
+    ANSWER_SCORES,
+    ANSWERED_SIDES,
+    SUBSTANCE,
+    Config,
+    DatasetConfig,
+    Threshold,
+)
 
 RATING = "rating"
 
@@ -29,7 +36,9 @@ def advice(config: Config, asked: Mapping[str, bool] | None = None) -> list[str]
         gated = {name for name, t in config.thresholds_for(dataset).items() if _gates(t)}
         rating = config.metrics.rating
         whole = rating is not None and rating.unit == "answer"
-        if whole and gated - set(ANSWER_SCORES) == {RATING}:  # answers scores judge no claim
+        if whole and gated - {*ANSWER_SCORES, SUBSTANCE} == {
+            RATING
+        }:  # answers scores judge no claim
             lines.append(
                 f"dataset '{dataset.name}' is gated on `rating` alone, read whole (unit: "
                 'answer): a sentence about the answer itself ("checked against the source") '
@@ -46,8 +55,9 @@ def _answers(config: Config, dataset: DatasetConfig, gated: set[str]) -> list[st
     if config.metrics.answers is None:
         return [
             f"dataset '{name}' asks questions but the answers metric is off: a response that "
-            "declines, or says nothing at all (emoji, punctuation, []), is in no score's mean; "
-            "add `answers: {}` under metrics and thresholds on answered and answered_anyway"
+            "declines, or says nothing at all (emoji, punctuation, []), is in no score's mean "
+            "and counts only in `substance`, against a baseline; add `answers: {}` under "
+            "metrics and thresholds on answered and answered_anyway"
         ]
     lines = []
     if not gated & set(ANSWERED_SIDES):

@@ -17,6 +17,7 @@ SCORE_NAMES: tuple[str, ...] = (
     "answered",
     "answered_anyway",
     "context_relevance",
+    "substance",
     "faithfulness",
     "agreement",
     "summary_hallucination",
@@ -55,6 +56,11 @@ LOWER_IS_BETTER: frozenset[str] = frozenset(
 # kind, which is not a missing score (gate.py says what instead).
 ANSWERED_SIDES: tuple[str, ...] = ("answered", "answered_anyway")
 ANSWER_SCORES: tuple[str, ...] = (*ANSWERED_SIDES, "context_relevance")
+# The share of a dataset's rows whose response says something: not a decline, an evasion, a
+# greeting or markup with no word, the rows every other mean leaves out. dataset_scores.py
+# derives it from the metrics' results (no metric of its own, no judge call), so every config
+# has it: a pull request must not pass a gate by making its rows say nothing.
+SUBSTANCE = "substance"
 
 Provider = Literal["openai", "azure", "local"]
 
@@ -142,6 +148,11 @@ class Threshold:
     def bounded(self) -> bool:
         """Whether the mean itself has a bound (min or max) to meet."""
         return self.min is not None or self.max is not None
+
+
+# substance's threshold where the config sets none: with a baseline, any significant rise in
+# the rows that say nothing fails; without one it is not checked
+SUBSTANCE_DEFAULT = Threshold(max_drop=0.0)
 
 
 @dataclass(frozen=True)
@@ -343,6 +354,6 @@ class Config:
     scoring_digest: str = ""  # sha256 of what in it can change a verdict (loader.scoring_digest)
 
     def thresholds_for(self, dataset: DatasetConfig) -> dict[str, Threshold]:
-        merged = dict(self.thresholds)
+        merged = {SUBSTANCE: SUBSTANCE_DEFAULT, **self.thresholds}
         merged.update(dataset.thresholds)
         return merged

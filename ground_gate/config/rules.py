@@ -103,7 +103,9 @@ def _threshold_problems(document: Document) -> list[Problem]:
     for block in blocks:
         for score, bounds in _get(data, block).items():
             path = (*block, score)
-            metric = METRIC_OF_SCORE[score]
+            metric = METRIC_OF_SCORE.get(score)  # None: substance, every config's
+            if metric is None:
+                continue
             if metric not in enabled:
                 text = f"metric '{metric}' is not enabled under metrics"
                 if metric != score:

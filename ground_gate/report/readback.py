@@ -85,6 +85,8 @@ def scores_by_metric(report: Report) -> dict[str, tuple[str, ...]]:
     """metric -> its score names, in the report's order (the order the summaries follow)."""
     out: dict[str, list[str]] = {}
     for entry in report["scores"]:
+        if entry["score"] not in METRIC_OF_SCORE:  # substance: derived from the rows again
+            continue
         names = out.setdefault(METRIC_OF_SCORE[entry["score"]], [])
         if entry["score"] not in names:
             names.append(entry["score"])

@@ -12,6 +12,7 @@ from jsonschema import Draft202012Validator
 from ground_gate.config.loader import load_config, schema_text
 from ground_gate.config.model import (
     SCORE_NAMES,
+    SUBSTANCE_DEFAULT,
     Budget,
     Config,
     DatasetConfig,
@@ -270,6 +271,7 @@ def test_load_config__thresholds_in_report_order_and_dataset_overrides(in_tmp: P
     )
     assert list(config.thresholds) == ["groundedness", "rating"]
     assert config.thresholds_for(config.datasets[0]) == {
+        "substance": SUBSTANCE_DEFAULT,  # every config's, unless it sets its own
         "groundedness": Threshold(min=0.9),
         "rating": Threshold(min=0.5, max=1.0),
     }
@@ -294,12 +296,14 @@ def test_load_config__max_drop_and_confidence_with_defaults_and_overrides(in_tmp
     )
     strict, lax = config.datasets
     assert config.thresholds_for(lax) == {
+        "substance": Threshold(max_drop=0.0),
         "groundedness": Threshold(min=0.8, max_drop=0.0, confidence=0.95),
         "hallucination": Threshold(max_drop=0.05),
     }
     assert type(config.thresholds["groundedness"].max_drop) is float
     # a dataset's entry for a score replaces the top-level one whole
     assert config.thresholds_for(strict) == {
+        "substance": Threshold(max_drop=0.0),
         "groundedness": Threshold(min=0.7, max_drop=0.02, confidence=0.99),
         "hallucination": Threshold(max_drop=0.05),
     }
@@ -651,11 +655,11 @@ def test_load_config__unknown_metric_and_unknown_score(in_tmp: Path) -> None:
         "config.yml:5: metrics: unknown key 'groundednes' (did you mean 'groundedness'?)\n"
         "config.yml:7: thresholds: unknown score 'faithfulnes' (did you mean 'faithfulness'?); "
         "scores: groundedness, hallucination, contradiction, answered, answered_anyway, "
-        "context_relevance, faithfulness, agreement, summary_hallucination, "
+        "context_relevance, substance, faithfulness, agreement, summary_hallucination, "
         "summary_contradiction, rating\n"
         "config.yml:8: thresholds: unknown score 'accuracy'; "
         "scores: groundedness, hallucination, contradiction, answered, answered_anyway, "
-        "context_relevance, faithfulness, agreement, summary_hallucination, "
+        "context_relevance, substance, faithfulness, agreement, summary_hallucination, "
         "summary_contradiction, rating"
     )
 

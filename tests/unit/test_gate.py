@@ -18,9 +18,18 @@ def summary(mean: float | None, n_error: int = 0, n: int = 3, n_no_claims: int =
 
 def test_summarise__counts_errors_and_no_claims_apart_from_scores():
     rows = [row("a", 1.0), row("b", 0.5), row("c", None, "no_claims"), row("e", None, "error")]
-    [s] = summarise(rows, ["d"], {"groundedness": ("groundedness",)})
+    [s, said] = summarise(rows, ["d"], {"groundedness": ("groundedness",)})
     assert (s.mean, s.n, s.n_error, s.n_no_claims) == (0.75, 2, 1, 1)
     assert s.ci95 == (0.5, 1.0)
+    # the row with nothing to judge left the mean, and counts in substance: 2 of 3 said some
+    assert (said.score, said.mean, said.n, said.n_error) == ("substance", 0.6667, 3, 1)
+
+
+def test_summarise__substance_only_where_a_row_says_nothing():
+    rows = [row("a", 1.0), row("b", 0.5)]
+    assert [s.score for s in summarise(rows, ["d"], {"groundedness": ("groundedness",)})] == [
+        "groundedness"
+    ]
 
 
 def test_judge_summary__threshold_met_and_missed():

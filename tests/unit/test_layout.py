@@ -118,7 +118,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     ),
     "record": ("gate", "dataset_scores", "results", "config", "usage", "provenance"),
     "gate": ("dataset_scores", "results", "config", "numbers"),
-    "dataset_scores": ("results", "stats"),
+    "dataset_scores": ("results", "stats", "config"),
     "agreement": ("gate", "config", "stats"),
     "labels": ("datasets", "config", "errors", "writable"),
     "metrics": (

@@ -445,8 +445,10 @@ def test_baseline_scores__the_ok_rows_of_a_report_by_dataset_and_id():
             "agreement": 1.0,
             "summary_hallucination": 0.0,
             "summary_contradiction": 0.0,
+            "substance": 1.0,
         },
-        ("support", "bad|<b>@team</b>"): {"groundedness": 0.2},  # summary_accuracy errored
+        # summary_accuracy errored; groundedness found something to judge: it says something
+        ("support", "bad|<b>@team</b>"): {"groundedness": 0.2, "substance": 1.0},
     }
 
 
