@@ -9,7 +9,7 @@ one-sided at `confidence`, is still a drop of more than max_drop (see `judge_cha
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from ground_gate.config.model import (
@@ -244,8 +244,38 @@ def evaluate(
             confidence = threshold.confidence if threshold else DEFAULT_CONFIDENCE
             change = paired_change(s.dataset, s.score, now, baseline, confidence)
         verdicts.append(judge_summary(s, threshold, on_error, change))
+    if baseline is not None:
+        verdicts = [_with_regressions(v, context_regressions(now, baseline)) for v in verdicts]
     passed = incomplete is None and all(v.passed is not False for v in verdicts)
     return GateResult(tuple(verdicts), passed, incomplete)
+
+
+def context_regressions(now: RowScores, baseline: RowScores) -> dict[str, list[str]]:
+    """dataset -> the ids of its rows whose source held the answer in the baseline and, as
+    judged now, does not: the contexts the pull request's code retrieved lost it. Such a row
+    leaves the `answered` side, where a decline would count against it: the pull request
+    would choose the denominator. Rows whose side the dataset states are not judged."""
+    out: dict[str, list[str]] = {}
+    for (dataset, row_id), scores in sorted(now.items()):
+        before = baseline.get((dataset, row_id), {})
+        judged = "context_relevance" in scores
+        if judged and "answered_anyway" in scores and "answered" in before:
+            out.setdefault(dataset, []).append(row_id)
+    return out
+
+
+def _with_regressions(verdict: Verdict, regressions: Mapping[str, list[str]]) -> Verdict:
+    """context_relevance failed by its dataset's context regressions, threshold or not."""
+    ids = regressions.get(verdict.dataset)
+    if verdict.score != "context_relevance" or not ids:
+        return verdict
+    shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+    said = (
+        f"context regression: {_rows(len(ids))} whose source held the answer in the baseline "
+        f"no longer hold{'s' if len(ids) == 1 else ''} it ({shown})"
+    )
+    reason = said if verdict.passed is not False else f"{verdict.reason}; {said}"
+    return replace(verdict, passed=False, reason=reason)
 
 
 def failing_rows(

@@ -18,6 +18,10 @@ class Sample:
     # whether the source holds what the question asks, as the dataset states it; None: not
     # stated (the answers metric asks the judge)
     answerable: bool | None = None
+    # the dataset's own context, kept when a target's retrieved contexts replaced it as the
+    # source: whether the question can be answered is judged against it, not against what
+    # the pull request's code retrieved (metrics/answers.py); empty: none was replaced
+    reference: tuple[str, ...] = ()
     line: int | None = None  # where the row starts in its file, for messages
     # (field, passage) cut before judging because it speaks to the judge (metrics/addressed.py)
     addressed: tuple[tuple[str, str], ...] = ()

@@ -55,11 +55,14 @@ class Answered:
 
 @dataclass(frozen=True)
 class Answerable:
-    """Whether the row's source holds the answer: P(answerable), as judged or as stated."""
+    """Whether the row's source holds the answer: P(answerable), as judged or as stated; and
+    P(the contexts a target retrieved hold it), judged apart when the row's own context
+    decided its side (None: the side was judged on the retrieved contexts, or not judged)."""
 
     p: float
     stated: bool  # the dataset's answerable column said so: no call was made
     judged: bool  # a call was made (False when stated, or with no question)
+    retrieved: float | None = None
 
 
 # The verdicts, in words; the report colours and counts by them (report/selection.py,
@@ -126,27 +129,42 @@ class Answers:
         count = 1.0 if answered else 0.0
         said = round(plan.p, 4) if self.config.scoring == "probability" else count
         scores = {("answered" if answerable else "answered_anyway"): said}
-        if holds.judged:
+        if holds.retrieved is not None:
+            scores["context_relevance"] = round(holds.retrieved, 4)
+        elif holds.judged:
             scores["context_relevance"] = round(holds.p, 4)
         verdict = answered_verdict(answered, answerable, plan.why)
         units = (_answered_unit(sample, plan, verdict), _answerable_unit(sample, holds, answerable))
         return session.result("ok", scores, units)
 
     async def _answerable(self, sample: Sample, session: RowSession) -> Answerable:
+        """The row's side: as its dataset states it, else judged against its own context
+        when it has one (what the target retrieved cannot move a row off the side it is
+        measured on: the denominator is not the pull request's to choose), else against the
+        contexts it was given."""
         if sample.answerable is not None:
             return Answerable(1.0 if sample.answerable else 0.0, stated=True, judged=False)
         question = asked(sample)
         if question is None:  # nothing asked: the source is all there is to say
             return Answerable(1.0, stated=False, judged=False)
+        if sample.reference:
+            own = await _holds(session, "\n\n".join(sample.reference), question)
+            retrieved = await _holds(session, sample.source_text, question)
+            return Answerable(own, stated=False, judged=True, retrieved=retrieved)
+        return Answerable(await _holds(session, sample.source_text, question), False, True)
 
-        async def ask(chunk: str) -> float:
-            completion = await session.ask(
-                "answerable", prompts.holds_answer(chunk, question), logprobs=True
-            )
-            return yes_probability(completion)
 
-        p, _, _ = await best_support(session, sample.source_text, len(question), ask, key=float)
-        return Answerable(p, stated=False, judged=True)
+async def _holds(session: RowSession, source: str, question: str) -> float:
+    """P(`source` holds what `question` asks): the best of its chunks."""
+
+    async def ask(chunk: str) -> float:
+        completion = await session.ask(
+            "answerable", prompts.holds_answer(chunk, question), logprobs=True
+        )
+        return yes_probability(completion)
+
+    p, _, _ = await best_support(session, source, len(question), ask, key=float)
+    return p
 
 
 def _answered_unit(sample: Sample, plan: Answered, verdict: str) -> UnitResult:

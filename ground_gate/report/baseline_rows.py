@@ -114,7 +114,7 @@ def compare_rows(report: Report, baseline: Report) -> Report:
     rows: list[RowEntry] = []
     for row in report["rows"]:
         old = before.get(_key(row))
-        rows.append(row.copy() if old is None else {**row, "baseline": row_baseline(row, old)})
+        rows.append(row.copy() if old is None else _beside(row, old))
     compared = report.copy()
     compared["rows"] = rows
     compared["baseline"] = {
@@ -129,6 +129,15 @@ def compare_rows(report: Report, baseline: Report) -> Report:
     if "source" in baseline:
         compared["baseline"]["source"] = baseline["source"]
     return compared
+
+
+def _beside(row: RowEntry, old: RowEntry) -> RowEntry:
+    """The row with its baseline; a context regression (gate.context_regressions: its source
+    held the answer in the baseline and no longer does) fails its context_relevance."""
+    now, before = _scores(row), _scores(old)
+    lost = "context_relevance" in now and "answered_anyway" in now and "answered" in before
+    failing = sorted({*row["failing"], "context_relevance"}) if lost else row["failing"]
+    return {**row, "failing": failing, "baseline": row_baseline(row, old)}
 
 
 def is_compared(report: Report) -> bool:

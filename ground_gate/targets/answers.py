@@ -72,6 +72,13 @@ class Answered:
 
 
 def answered_sample(sample: Sample, answer: Answer) -> Sample:
-    """The row with the target's response, and its contexts as the source when it gave some."""
-    sources = answer.contexts if answer.contexts else sample.sources
-    return replace(sample, response=answer.response or "", sources=tuple(sources))
+    """The row with the target's response, and its contexts as the source when it gave some
+    (the row's own context, if it had one, kept as its reference)."""
+    if not answer.contexts:
+        return replace(sample, response=answer.response or "")
+    return replace(
+        sample,
+        response=answer.response or "",
+        sources=tuple(answer.contexts),
+        reference=sample.sources,
+    )

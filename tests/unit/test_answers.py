@@ -3,6 +3,8 @@ response that says less scores, with a scripted judge."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ground_gate.config.model import AnswersConfig, GroundednessConfig, Threshold
@@ -344,3 +346,54 @@ async def test_answers__the_lines_where_verdicts_turn_are_the_configs():
         "source cannot answer it",
     ]
     assert (AnswersConfig().answered_at, AnswersConfig().answerable_at) == (0.55, 0.4)
+
+
+def _by_document(request: JudgeRequest) -> Completion:
+    """judge_of, with answerability read off the document: it holds the answer when it says
+    120 minutes."""
+    if request.purpose.endswith(".answerable"):
+        holds = "120 minutes" in request.messages[-1].content
+        return said("Yes", Yes=0.9, No=0.1) if holds else said("No", No=0.95, Yes=0.05)
+    return judge_of(request)
+
+
+async def test_answers__a_row_with_its_own_context_keeps_its_side_whatever_the_target_retrieved():
+    # the target retrieved an unrelated passage; the row's own context holds the answer
+    retrieved = ("The Aero 3 ships in blue.",)
+    s = replace(sample("Sorry, I don't know."), sources=retrieved, reference=(SOURCE,))
+    result = await score(Answers(), s, FakeJudge(_by_document))
+    # measured on the answerable side (a decline of a question its source answers: 0), and
+    # the retrieved contexts' relevance said apart
+    assert result.scores == {"answered": 0.0, "context_relevance": 0.05}
+    assert [u.verdict for u in result.units] == ["declined", "source answers it"]
+
+
+async def test_answers__without_its_own_context_the_retrieved_contexts_decide_the_side():
+    s = replace(sample("Sorry, I don't know."), sources=("The Aero 3 ships in blue.",))
+    result = await score(Answers(), s, FakeJudge(_by_document))
+    assert result.scores == {"answered_anyway": 0.0, "context_relevance": 0.05}
+
+
+def test_gate__a_row_whose_contexts_lost_the_answer_since_the_baseline_fails_context_relevance():
+    # no threshold on context_relevance: a context regression fails it all the same
+    rows = _rows(
+        {"answered_anyway": 0.0, "context_relevance": 0.1},
+        {"answered": 1.0, "context_relevance": 0.9},
+        {"answered": 1.0, "context_relevance": 0.9},
+    )
+    baseline = {
+        ("d", "r0"): {"answered": 1.0, "context_relevance": 0.9},
+        ("d", "r1"): {"answered": 1.0, "context_relevance": 0.9},
+        ("d", "r2"): {"answered": 1.0, "context_relevance": 0.9},
+    }
+    result = _gate(rows, {"answered": Threshold(min=0.8)}, baseline=baseline)
+    verdict = {v.score: v for v in result.verdicts}
+    assert not result.passed
+    assert verdict["answered"].passed is True  # the two rows left on its side both answered
+    assert verdict["context_relevance"].passed is False
+    assert verdict["context_relevance"].reason == (
+        "context regression: 1 row whose source held the answer in the baseline no longer "
+        "holds it (r0)"
+    )
+    # the same rows without a baseline: nothing to regress from
+    assert _gate(rows, {"answered": Threshold(min=0.8)}).passed
