@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from ground_gate.config.model import SCORE_NAMES
+from ground_gate.config.model import SCORE_NAMES, SUBSTANCE
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.numbers import bound
 from ground_gate.report.anchors import row_key
@@ -288,7 +288,10 @@ LEGEND = (
 
 def rows_section(report: Report) -> list[str]:
     rows = ranked_rows(report)
-    scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
+    # substance is a row's as a whole, said by its failing list: no column of its own
+    scores = [
+        s for s in SCORE_NAMES if s != SUBSTANCE and any(e["score"] == s for e in report["scores"])
+    ]
     fixed_keys = {row_key(c.row) for c in fixed(report)}
     out = [
         f'<section id="rows"><h2>Rows ({len(rows)})</h2>',

@@ -224,7 +224,9 @@ def _reasons(report: Report) -> list[str]:
     if silent:
         lines.append(
             f"- {WARN} {len(silent)} row(s) stated nothing to judge (a decline, a greeting, no "
-            "word at all): in no score's mean; `metrics: {answers: {}}` counts them as declines"
+            "word at all): in no other score's mean, counted in `substance` (gated against a "
+            "baseline); `metrics: {answers: {}}` tells a decline its source justifies from one "
+            "it does not"
         )
     return lines
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from tabulate import tabulate
 
-from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES
+from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES, SUBSTANCE
 from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import (
     changed_sentences,
@@ -205,7 +205,10 @@ def rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
         return []
     if len(rows) > limit:
         rows = sorted(rows, key=lambda r: not r["failing"])[:limit]
-    scores = [s for s in SCORE_NAMES if any(e["score"] == s for e in report["scores"])]
+    # substance is a row's as a whole, said by its failing list: no column of its own
+    scores = [
+        s for s in SCORE_NAMES if s != SUBSTANCE and any(e["score"] == s for e in report["scores"])
+    ]
     thresholds = row_thresholds_by_dataset(report)
     body = [
         [

@@ -173,7 +173,8 @@ def test_render_markdown__rows_that_state_nothing_without_the_answers_metric_are
     assert [r["id"] for r in stated_nothing(built)] == ["r1"]
     assert (
         "- ⚠️ 1 row(s) stated nothing to judge (a decline, a greeting, no word at all): in no "
-        "score's mean; `metrics: {answers: {}}` counts them as declines\n"
+        "other score's mean, counted in `substance` (gated against a baseline); `metrics: "
+        "{answers: {}}` tells a decline its source justifies from one it does not\n"
     ) in render_markdown(built)
 
 
