@@ -17,9 +17,18 @@ def target_inputs(dataset: str, target: TargetConfig) -> list[tuple[str, Path]]:
         found.append((f"dataset {dataset}'s prompt file", target.prompt.path))
     for argument in target.command or ():
         path = Path(argument)
-        if "\0" not in argument and path.is_file():
+        if "\0" not in argument and _is_file(path):
             found.append((f"dataset {dataset}'s command file {argument}", path))
     for pattern in target.depends_on:
         for path in depends_on_files(pattern, target.base_dir):
             found.append((f"dataset {dataset}'s depends_on file {path.name}", path))
     return found
+
+
+def _is_file(path: Path) -> bool:
+    """Whether an argument names an existing file; an argument no path can be (a `sh -c`
+    script longer than a file name may be) names none."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
