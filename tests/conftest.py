@@ -12,13 +12,21 @@ swallowed the error.
 from __future__ import annotations
 
 import functools
+import os
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+# Hypothesis keeps files of its own (constants it found in the code, Unicode tables) under
+# .hypothesis/ in the working directory even with no example database: a temporary folder
+# instead, set before it is imported (tests write only under their temporary directories)
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp(prefix="hypothesis-"))
+
 from hypothesis import HealthCheck, settings
 
 from ground_gate import masking
