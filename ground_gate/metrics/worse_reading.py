@@ -9,10 +9,13 @@ styled but visible span cannot escape judgement. A row without such text is judg
 Worse is decided on the metric's scores in report order (config.SCORE_NAMES: groundedness
 before hallucination and contradiction, answered or answered_anyway before context_relevance),
 each lower, or higher for the LOWER_IS_BETTER scores; a tie on every score keeps the reading
-with the text kept (it shows all that was judged). An error in either reading is the result:
-the row could not be judged both ways. A reading taken out that has nothing left to judge
-(no_claims: a visible decline, say, beside styled text) is read once more with its uncertain
-text counted as hidden text (`nothing_visible`), so that nothing escapes into "no claims".
+with the text kept (it shows all that was judged). The row shows that reading's units, and
+each score the worse of the two readings' (one reading can be worse on groundedness and
+better on contradiction): no score of either reading is better than what the row shows. An
+error in either reading is the result: the row could not be judged both ways. A reading taken
+out that has nothing left to judge (no_claims: a visible decline, say, beside styled text) is
+read once more with its uncertain text counted as hidden text (`nothing_visible`), so that
+nothing escapes into "no claims".
 """
 
 from __future__ import annotations
@@ -49,14 +52,22 @@ def needs_second_look(kept: MetricResult, removed: MetricResult) -> bool:
 
 def worse(kept: MetricResult, removed: MetricResult, *spent: MetricResult) -> MetricResult:
     """Of one metric's results on the two readings, the one that scores the row worse, marked
-    with its reading and carrying what both (and `spent`, a reading read again) cost."""
+    with its reading, each of its scores the worse of the two readings' (a reading worse on
+    groundedness may be better on contradiction), carrying what both (and `spent`, a reading
+    read again) cost."""
     chosen: Reading = "kept" if _kept_is_worse(kept, removed) else "removed"
     result = kept if chosen == "kept" else removed
     usage, cost = Usage(), Usage()
     for each in (kept, removed, *spent):
         usage.add(each.usage)
         cost.add(each.cost)
-    return replace(result, usage=usage, cost=cost, uncertain_text=chosen)
+    scores = dict(result.scores)
+    if kept.status == removed.status == "ok":
+        for name, value in (removed if chosen == "kept" else kept).scores.items():
+            if name in scores:
+                low = name not in LOWER_IS_BETTER
+                scores[name] = min(scores[name], value) if low else max(scores[name], value)
+    return replace(result, scores=scores, usage=usage, cost=cost, uncertain_text=chosen)
 
 
 def _kept_is_worse(kept: MetricResult, removed: MetricResult) -> bool:

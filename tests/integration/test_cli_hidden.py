@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+from ground_gate.config.model import LOWER_IS_BETTER
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.test_cli_run import grade, invoke, write_project
 
@@ -36,12 +37,19 @@ def test_run__padding_hidden_by_an_unlisted_style_lifts_no_score_and_the_row_say
     rows = {r["id"]: r for r in report["rows"]}
     for metric in ("groundedness", "faithfulness", "summary_accuracy", "rating"):
         clean, padded = rows["mars"]["metrics"][metric], rows["mars-padded"]["metrics"][metric]
-        assert padded["scores"] == clean["scores"], metric
+        for name, value in padded["scores"].items():  # none better than without the padding
+            worse = value >= clean["scores"][name] if name in LOWER_IS_BETTER else None
+            assert worse if worse is not None else value <= clean["scores"][name], (metric, name)
         assert padded["uncertain_text"] in ("kept", "removed")
         assert "uncertain_text" not in clean
         styled = rows["eu-styled-claim"]["metrics"][metric]
         assert styled["uncertain_text"] == "kept", metric  # judged: the worse reading
-    assert rows["mars-padded"]["metrics"]["groundedness"]["uncertain_text"] == "removed"
+    grounded = rows["mars-padded"]["metrics"]["groundedness"]
+    assert grounded["uncertain_text"] == "removed"
+    assert (
+        grounded["scores"]["groundedness"]
+        == rows["mars"]["metrics"]["groundedness"]["scores"]["groundedness"]
+    )
     assert rows["mars-padded"]["hidden_text"] == [
         {"field": "response", "kind": "styled text of uncertain visibility", "text": CONTEXT}
     ]

@@ -37,9 +37,10 @@ from ground_gate.metrics.rating import Rating
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
-from ground_gate.metrics.worse_reading import judged_on
-from ground_gate.results import RowResult
+from ground_gate.metrics.worse_reading import judged_on, worse
+from ground_gate.results import MetricResult, RowResult, UnitResult
 from ground_gate.runner import score_row
+from ground_gate.usage import Usage
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 from tests.hostile.hidden_styles import HIDING, VISIBLE
 
@@ -72,8 +73,9 @@ def _asked_about(question: str) -> str:
     return question.removeprefix("Is it stated that ").removesuffix("?") + "."
 
 
-def _judge(request: JudgeRequest) -> Completion:
-    """Supported exactly for the source's sentences, whatever the metric asks."""
+def _judge(request: JudgeRequest, contradicted: frozenset[str] = frozenset()) -> Completion:
+    """Supported exactly for the source's sentences, whatever the metric asks; an invented
+    sentence is not in the source, or contradicted when `contradicted` holds it."""
     step = request.purpose.split(".")[1]
     content = request.messages[-1].content
     if step == "informs":
@@ -100,6 +102,8 @@ def _judge(request: JudgeRequest) -> Completion:
     if step == "verdict":
         tag = "sentence" if "<sentence>" in content else "statement"
         good = unit_of(request, tag) in SOURCE
+        if unit_of(request, tag) in contradicted:
+            return said("No", No=0.95)
         if tag == "statement":
             return said("Yes" if good else "No", **{"Yes" if good else "No": 0.95})
         return said("Yes" if good else "Unknown", **{"Yes" if good else "Unknown": 0.95})
@@ -117,12 +121,13 @@ METRICS = (
 )
 
 
-async def judged(response: str) -> RowResult:
+async def judged(response: str, contradicted: frozenset[str] = frozenset()) -> RowResult:
     sample = Sample(
         id="r1", sources=(" ".join(SOURCE),), response=response, question=QUESTION,
         answerable=True,
     )  # fmt: skip
-    return await score_row("d", screen_sample(sample), METRICS, FakeJudge(_judge))
+    judge = FakeJudge(lambda request: _judge(request, contradicted))
+    return await score_row("d", screen_sample(sample), METRICS, judge)
 
 
 def scores(row: RowResult) -> dict[tuple[str, str], float]:
@@ -212,11 +217,11 @@ TAGS = ("span", "em", "b", "small", "label", "i", "sub", "q", "strong")
 
 
 @st.composite
-def hiding(draw: st.DrawFn) -> tuple[str, str]:
+def hiding(draw: st.DrawFn, kinds: tuple[str, ...] = ()) -> tuple[str, str]:
     """A (style sheet, opening tag, closing tag) way to hide a passage, as (before, after)
     around it; the sheet, when there is one, goes first."""
     tag = draw(st.sampled_from(TAGS))
-    kind = draw(st.sampled_from(("inline", "sheet", "class", "svg", "font", "math")))
+    kind = draw(st.sampled_from(kinds or ("inline", "sheet", "class", "svg", "font", "math")))
     if kind == "inline":
         quote = draw(st.sampled_from(('"', "'")))
         return f"<{tag} style={quote}{draw(declarations())}{quote}>", f"</{tag}>"
@@ -239,11 +244,11 @@ def hiding(draw: st.DrawFn) -> tuple[str, str]:
 
 
 @st.composite
-def attacks(draw: st.DrawFn) -> tuple[str, str]:
+def attacks(draw: st.DrawFn, kinds: tuple[str, ...] = ()) -> tuple[str, str]:
     """(the unsupported answer, the same answer with source sentences hidden inside it)."""
     said_ = draw(st.lists(st.sampled_from(INVENTED), min_size=1, max_size=3, unique=True))
     padding = draw(st.lists(st.sampled_from(SOURCE), min_size=1, max_size=3, unique=True))
-    before, after = draw(hiding())
+    before, after = draw(hiding(kinds))
     where = draw(st.integers(min_value=0, max_value=len(said_)))
     hidden = before + " ".join(padding) + after
     block = draw(st.booleans())
@@ -263,6 +268,18 @@ async def test_source_sentences_hidden_by_any_style_raise_no_score_of_any_metric
     assert {kind for _, kind, _ in row.hidden} & {UNCERTAIN, HIDDEN_ELEMENT}, attacked
     before, after = scores(await judged(clean)), scores(row)
     assert before.keys() == after.keys()
+    risen = {k: (before[k], after[k]) for k in before if better(k[1], after[k], before[k])}
+    assert not risen, (attacked, risen)
+
+
+@settings(max_examples=40)
+@given(attacks(("inline", "class", "svg", "font", "math")))
+async def test_padding_hidden_beside_a_contradicted_claim_dilutes_no_score(attack):
+    """Padding beside a claim the source contradicts, the claim surely visible: neither
+    contradiction nor any other score reads better than for the claim alone."""
+    clean, attacked = attack
+    wrong = frozenset(INVENTED)
+    before, after = scores(await judged(clean, wrong)), scores(await judged(attacked, wrong))
     risen = {k: (before[k], after[k]) for k in before if better(k[1], after[k], before[k])}
     assert not risen, (attacked, risen)
 
@@ -382,3 +399,22 @@ async def test_the_hostile_corpus_of_visible_styles_has_an_invented_claim_judged
     before, after = scores(await judged(clean)), scores(row)
     assert after[("groundedness", "groundedness")] < before[("groundedness", "groundedness")]
     assert after[("rating", "rating")] < before[("rating", "rating")]
+
+
+def test_worse__each_score_is_the_worse_of_the_two_readings_and_both_costs_count():
+    kept = MetricResult(
+        "groundedness", "ok", {"groundedness": 0.3, "hallucination": 0.2, "contradiction": 0.5},
+        (UnitResult("A styled claim.", 0.0, "contradicted"),), usage=Usage(calls=2),
+    )  # fmt: skip
+    removed = MetricResult(
+        "groundedness", "ok", {"groundedness": 0.2, "hallucination": 0.8, "contradiction": 0.0},
+        usage=Usage(calls=1),
+    )  # fmt: skip
+    chosen = worse(kept, removed)
+    assert chosen.uncertain_text == "removed" and chosen.units == ()
+    assert chosen.scores == {"groundedness": 0.2, "hallucination": 0.8, "contradiction": 0.5}
+    assert chosen.usage.calls == 3
+    failed = MetricResult("groundedness", "error", error="judge down")
+    assert worse(kept, failed).status == "error" and worse(failed, removed).status == "error"
+    nothing = MetricResult("groundedness", "no_claims")
+    assert worse(kept, nothing).uncertain_text == "kept"
