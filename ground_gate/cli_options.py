@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
 from functools import wraps
 from pathlib import Path
@@ -21,8 +23,17 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 
 def echo_err(message: str) -> None:
-    """One line on stderr, every secret masked (masking.py)."""
-    click.echo(mask(message), err=True)
+    """One message on stderr, every secret masked (masking.py); at a terminal wrapped to its
+    width (never cut), each line after the first indented."""
+    text = mask(message)
+    if sys.stderr.isatty():
+        width = shutil.get_terminal_size().columns
+        lines = text.split("\n")
+        text = "\n".join(
+            textwrap.fill(line, width, subsequent_indent="  ", break_on_hyphens=False) or line
+            for line in lines
+        )
+    click.echo(text, err=True)
 
 
 def user_errors(func: F) -> F:
