@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -103,3 +105,14 @@ thresholds:
   groundedness: {{min: 0.5}}
 on_error: {on_error}
 """
+
+
+def run_in_background(config: Path) -> subprocess.Popen[str]:
+    """`ground-gate run` of `config` as a process of its own (to signal, or to outlive a
+    command's tree), its JSON report beside the config."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "ground_gate", "run", "-c", str(config), "--quiet",
+         "--output-json", str(config.parent / "report.json")],
+        env={**os.environ, "FAKE_KEY": "sk-judge-key"},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip

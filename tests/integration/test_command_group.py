@@ -7,17 +7,21 @@ traceback) with the whole process group gone. Real processes; the judge is scrip
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
-import subprocess
 import sys
 import time
 import uuid
 from pathlib import Path
 
 from tests.integration.fake_openai import FakeOpenAI
-from tests.integration.target_app import command, config_text, model_and_judge, write_questions
+from tests.integration.target_app import (
+    command,
+    config_text,
+    model_and_judge,
+    run_in_background,
+    write_questions,
+)
 
 
 def _marker() -> str:
@@ -55,15 +59,6 @@ def _project(root: Path, url: str, script: str, timeout_s: int) -> Path:
     return config
 
 
-def _ground_gate(config: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "ground_gate", "run", "-c", str(config), "--quiet",
-         "--output-json", str(config.parent / "report.json")],
-        env={**os.environ, "FAKE_KEY": "sk-judge-key"},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-
-
 def test_command_target__a_background_child_holding_stdout_neither_stalls_nor_outlives_it(
     tmp_path: Path,
 ) -> None:
@@ -72,7 +67,7 @@ def test_command_target__a_background_child_holding_stdout_neither_stalls_nor_ou
     with FakeOpenAI(handler=model_and_judge) as judge:
         config = _project(tmp_path, judge.url, f"sleep {marker} & exec {app}", timeout_s=10)
         started = time.monotonic()
-        process = _ground_gate(config)
+        process = run_in_background(config)
         _, stderr = process.communicate(timeout=60)
         took = time.monotonic() - started
     assert process.returncode == 0, stderr
@@ -90,7 +85,7 @@ def test_command_target__sigterm_while_it_answers_ends_its_group_with_exit_2(
     silent = shlex.join([sys.executable, "-c", "import time; time.sleep(300)"])
     with FakeOpenAI(handler=model_and_judge) as judge:
         config = _project(tmp_path, judge.url, f"sleep {marker} & exec {silent}", timeout_s=120)
-        process = _ground_gate(config)
+        process = run_in_background(config)
         deadline = time.monotonic() + 30
         while not _running(marker) and time.monotonic() < deadline:
             time.sleep(0.05)

@@ -7,9 +7,7 @@ process of the tree left. Real processes (tree_command.py); the judge is scripte
 from __future__ import annotations
 
 import json
-import os
 import signal
-import subprocess
 import sys
 import time
 import uuid
@@ -19,7 +17,12 @@ from typing import Any
 import pytest
 
 from tests.integration.fake_openai import FakeOpenAI
-from tests.integration.target_app import config_text, model_and_judge, write_questions
+from tests.integration.target_app import (
+    config_text,
+    model_and_judge,
+    run_in_background,
+    write_questions,
+)
 from tests.integration.test_command_tree import TREE_COMMAND, kill_marked, marked
 
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the supervisor needs /proc")
@@ -42,15 +45,6 @@ def _project(root: Path, url: str, spec: dict[str, Any], marker: str, timeout_s:
     return config
 
 
-def _run(config: Path) -> subprocess.Popen[str]:
-    return subprocess.Popen(
-        [sys.executable, "-m", "ground_gate", "run", "-c", str(config), "--quiet",
-         "--output-json", str(config.parent / "report.json")],
-        env={**os.environ, "FAKE_KEY": "sk-judge-key"},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-
-
 def _target(root: Path) -> dict[str, Any]:
     report = json.loads((root / "report.json").read_text(encoding="utf-8"))
     (target,) = report["targets"]
@@ -65,7 +59,7 @@ def test_run__a_grandchild_holding_stdout_in_its_own_session_ends_within_timeout
     spec = {"answer": -1, "then": then, "ignore_term": True, "children": [DAEMON]}
     try:
         with FakeOpenAI(handler=model_and_judge) as judge:
-            process = _run(_project(tmp_path, judge.url, spec, marker, timeout_s=2))
+            process = run_in_background(_project(tmp_path, judge.url, spec, marker, timeout_s=2))
             _, stderr = process.communicate(timeout=60)
         left = marked(marker)
     finally:
@@ -87,7 +81,7 @@ def test_run__a_command_silent_after_3_rows_stops_saying_which_rows_it_answered(
     spec = {"answer": 3, "then": "sleep", "ignore_term": False, "children": [DAEMON]}
     try:
         with FakeOpenAI(handler=model_and_judge) as judge:
-            process = _run(_project(tmp_path, judge.url, spec, marker, timeout_s=1))
+            process = run_in_background(_project(tmp_path, judge.url, spec, marker, timeout_s=1))
             _, stderr = process.communicate(timeout=60)
         left = marked(marker)
     finally:
@@ -109,7 +103,7 @@ def test_run__a_stop_signal_mid_exchange_exits_2_with_no_traceback_and_no_proces
     spec = {"answer": 3, "then": "sleep", "ignore_term": True, "children": [DAEMON, nested]}
     try:
         with FakeOpenAI(handler=model_and_judge) as judge:
-            process = _run(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
+            process = run_in_background(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
             deadline = time.monotonic() + 30
             while len(list((tmp_path / "pids").iterdir())) < 4 and time.monotonic() < deadline:
                 time.sleep(0.05)
@@ -139,7 +133,7 @@ def test_run__killed_outright_mid_exchange_leaves_no_process_of_the_tree(tmp_pat
     spec = {"answer": 3, "then": "sleep", "ignore_term": True, "children": [DAEMON, nested]}
     try:
         with FakeOpenAI(handler=model_and_judge) as judge:
-            process = _run(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
+            process = run_in_background(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
             deadline = time.monotonic() + 30
             while len(list((tmp_path / "pids").iterdir())) < 4 and time.monotonic() < deadline:
                 time.sleep(0.05)
