@@ -245,7 +245,8 @@ def evaluate(
             change = paired_change(s.dataset, s.score, now, baseline, confidence)
         verdicts.append(judge_summary(s, threshold, on_error, change))
     if baseline is not None:
-        verdicts = [_with_regressions(v, context_regressions(now, baseline)) for v in verdicts]
+        regressions = context_regressions(now, baseline)
+        verdicts = [_with_regressions(v, regressions) for v in verdicts]
     passed = incomplete is None and all(v.passed is not False for v in verdicts)
     return GateResult(tuple(verdicts), passed, incomplete)
 
