@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
+from ground_gate.report.escape import shown_id
 from ground_gate.report.types import RowEntry
 
 
 def row_key(row: RowEntry) -> str:
-    """The row's anchor on the page: '<dataset>/<id>'."""
-    return f"{row['dataset']}/{row['id']}"
+    """The row's anchor on the page: '<dataset>/<id>', each as shown (escape.shown_id: ids
+    that differ only in whitespace or invisible characters have anchors apart)."""
+    return f"{shown_id(row['dataset'])}/{shown_id(row['id'])}"
 
 
 def row_link(page_url: str, row: RowEntry) -> str:

@@ -15,9 +15,12 @@ U+FFFD, which shows that something was there.
 
 from __future__ import annotations
 
+import hashlib
 import html
 import re
 import unicodedata
+
+from ground_gate.invisible_chars import is_invisible
 
 ZWSP = "\u200b"
 REPLACEMENT = "\ufffd"
@@ -35,6 +38,17 @@ _INERT = (
     (re.compile(r"\b([0-9a-f]{6})(?=[0-9a-f]{1,34}\b)"), r"\1" + ZWSP),  # a commit SHA
 )
 _IDENT = re.compile(r"[a-z][a-z0-9_]{0,39}")
+SPACE_SHOWN = "\u23b5"  # ⎵, a space in an id shown where a reader could not count it
+# In a quoted id: the quote, the backslash and ⎵ escaped, so the quoted form reads back to one id
+_ID_ESCAPES = {
+    '"': '\\"',
+    "\\": "\\\\",
+    SPACE_SHOWN: "\\u23b5",
+    "\t": "\\t",
+    "\n": "\\n",
+    "\r": "\\r",
+}
+_BLANK = frozenset("\u2800")  # printable (braille), but renders nothing
 
 
 def visible(text: str, keep: str = "") -> str:
@@ -77,3 +91,53 @@ def ident(text: str) -> str:
     if _IDENT.fullmatch(text) and _inert(text) == text:
         return text
     return cell(text, 40)
+
+
+def shown_id(text: str, limit: int | None = None) -> str:
+    """A row's id as every renderer shows it, so that two ids are never shown alike: as it is
+    when every character shows and no space is at an end or beside another; else in double
+    quotes, a space a reader could not count shown as ⎵ and any other whitespace, invisible or
+    control character as its escape (`"7⎵"`, `"7\\u00a0"`, `"a\\tb"`). Cut to `limit` (a
+    table's column), the end is 6 hex digits of the whole id's digest, so ids alike up to the
+    cut are still shown apart."""
+    shown = (
+        text if _plain(text) else '"' + "".join(_id_char(text, i) for i in range(len(text))) + '"'
+    )
+    if limit is None or len(shown) <= limit:
+        return shown
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:6]
+    return f"{shown[: limit - len(digest) - 1]}\u2026{digest}"
+
+
+def id_cell(text: str, limit: int = 80) -> str:
+    """A row's id in a markdown table or line: shown apart from every other id, as a cell."""
+    return cell(shown_id(text, limit), limit)
+
+
+def _plain(text: str) -> bool:
+    return (
+        text != ""
+        and text[0] != '"'
+        and text.strip(" ") == text
+        and "  " not in text
+        and all(_shows(ch) for ch in text)
+    )
+
+
+def _shows(char: str) -> bool:
+    """A character that shows as itself: printable (Python's sense: no whitespace but the
+    space, no control or format character), not one of those that render blank."""
+    return char.isprintable() and not is_invisible(char) and char not in _BLANK
+
+
+def _id_char(text: str, index: int) -> str:
+    char = text[index]
+    if char == " ":
+        lone = 0 < index < len(text) - 1 and text[index - 1] != " " and text[index + 1] != " "
+        return " " if lone else SPACE_SHOWN
+    if char in _ID_ESCAPES:
+        return _ID_ESCAPES[char]
+    if _shows(char):
+        return char
+    code = ord(char)
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

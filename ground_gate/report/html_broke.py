@@ -14,6 +14,7 @@ from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import changed_sentences, is_compared
 from ground_gate.report.causes import Cause, causes
 from ground_gate.report.changes import RowChange, ScoreChange, broke, fixed, moved_text
+from ground_gate.report.escape import shown_id
 from ground_gate.report.evidence_words import verdict_class
 from ground_gate.report.formatting import changed, missed_text, plural, row_thresholds
 from ground_gate.report.html_page import esc
@@ -41,7 +42,7 @@ def _score_change(change: ScoreChange, threshold: ThresholdBounds | None) -> str
 
 
 def _link(row: RowEntry) -> str:
-    name = f"{row['dataset']} / {row['id']}"
+    name = f"{row['dataset']} / {shown_id(row['id'])}"
     return f'<a href="{esc(row_link("", row))}">{esc(name)}</a>'
 
 

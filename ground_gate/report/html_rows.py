@@ -16,6 +16,7 @@ from ground_gate.numbers import bound
 from ground_gate.report.anchors import row_key
 from ground_gate.report.baseline_rows import changes_of, is_compared, response_before, scores_before
 from ground_gate.report.changes import fixed, row_scores, standing
+from ground_gate.report.escape import shown_id
 from ground_gate.report.evidence_words import CLOSEST, EVIDENCE, has_evidence, verdict_class
 from ground_gate.report.formatting import (
     FAIL,
@@ -269,7 +270,8 @@ def _row(
         f'data-standing="{standing(row, compared) or ""}" '
         f'data-fixed="{"1" if key in fixed_keys else "0"}">',
         f'<tr><td data-label="dataset">{esc(row["dataset"])}</td>'
-        f'<td class="id" data-label="row">{esc(row["id"])}</td>{_verdict_cell(row, compared)}'
+        f'<td class="id" data-label="row">{esc(shown_id(row["id"]))}</td>'
+        f"{_verdict_cell(row, compared)}"
         f"{values}</tr>",
         f'<tr class="detail"><td colspan="{3 + len(scores)}">',
         *_row_detail(row, opened),
@@ -312,7 +314,7 @@ def rows_section(report: Report) -> list[str]:
     out.append("</table></div>")
     not_run = report.get("not_run") or []
     if not_run:
-        listed = ", ".join(f"{esc(r['dataset'])}/{esc(r['id'])}" for r in not_run)
+        listed = ", ".join(f"{esc(r['dataset'])}/{esc(shown_id(r['id']))}" for r in not_run)
         out.append(f'<p class="warn">{plural(len(not_run), "row")} not run: {listed}</p>')
     out.append("</section>")
     return out

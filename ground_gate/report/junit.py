@@ -18,6 +18,7 @@ from collections.abc import Mapping
 
 from ground_gate.config.model import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.report.answers import answer_counts, answer_words
+from ground_gate.report.escape import shown_id
 from ground_gate.report.evidence_words import evidence_said
 from ground_gate.report.formatting import (
     failure_text,
@@ -88,7 +89,11 @@ def _row_case(
     suite: ET.Element, row: RowEntry, thresholds: Mapping[str, ThresholdBounds | None]
 ) -> bool:
     case = _element(
-        suite, "testcase", classname=row["dataset"], name=row["id"], time=f"{row['seconds']:.3f}"
+        suite,
+        "testcase",
+        classname=row["dataset"],
+        name=shown_id(row["id"]),
+        time=f"{row['seconds']:.3f}",
     )
     if not row["failing"]:
         return False

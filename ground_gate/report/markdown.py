@@ -22,7 +22,7 @@ from ground_gate.report import markdown_rows
 from ground_gate.report.answers import answer_counts, answer_parts, stated_nothing
 from ground_gate.report.baseline_name import baseline_name
 from ground_gate.report.check_status import NOISE, STATUSES, check_status, checks_said
-from ground_gate.report.escape import cell, code, ident
+from ground_gate.report.escape import cell, code, id_cell, ident
 from ground_gate.report.formatting import (
     ARROW,
     FAIL,
@@ -205,7 +205,7 @@ def _reasons(report: Report) -> list[str]:
         lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
     not_run = report.get("not_run") or []
     if not_run:
-        listed = ", ".join(f"{cell(r['dataset'], 40)}/{cell(r['id'], 60)}" for r in not_run[:10])
+        listed = ", ".join(f"{cell(r['dataset'], 40)}/{id_cell(r['id'], 60)}" for r in not_run[:10])
         more = f" and {len(not_run) - 10} more" if len(not_run) > 10 else ""
         lines.append(
             f"- {WARN} {len(not_run)} row(s) not run, so not in the scores: {listed}{more}"
@@ -216,7 +216,7 @@ def _reasons(report: Report) -> list[str]:
         example = cell(first["addressed_to_judge"][0]["text"], 120)
         lines.append(
             f"- {WARN} {len(addressed)} row(s) held text addressed to the judge, cut before "
-            f"judging (first: {cell(first['dataset'], 60)} / {cell(first['id'], 80)}, "
+            f"judging (first: {cell(first['dataset'], 60)} / {id_cell(first['id'])}, "
             f"{example}); in a response it counts as unsupported"
         )
     lines += _hidden_line(report["rows"])
@@ -283,7 +283,7 @@ def _hidden_line(rows: Sequence[RowEntry]) -> list[str]:
     counted = "; in a response each passage counts as unsupported" if words else ""
     return [
         f"- {WARN} {len(hid)} row(s) held text no reader sees, taken out before judging "
-        f"(first: {cell(row['dataset'], 60)} / {cell(row['id'], 80)}, {cell(first['kind'], 40)}: "
+        f"(first: {cell(row['dataset'], 60)} / {id_cell(row['id'])}, {cell(first['kind'], 40)}: "
         f"{cell(first['text'], 120)}){counted}",
         *lines,
     ]
@@ -299,6 +299,6 @@ def _uncertain_line(rows: Sequence[RowEntry]) -> list[str]:
     count = len({(r["dataset"], r["id"]) for r, _ in found})
     return [
         f"- {WARN} {count} row(s) held styled text a reader may not see (first: "
-        f"{cell(row['dataset'], 60)} / {cell(row['id'], 80)}: {cell(first['text'], 120)}; "
+        f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}: {cell(first['text'], 120)}; "
         f"{cell(uncertain_readings(row), 200)})"
     ]

@@ -12,7 +12,7 @@ from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import is_compared
 from ground_gate.report.causes import Cause, causes
 from ground_gate.report.changes import RowChange, broke, fixed
-from ground_gate.report.escape import cell, ident
+from ground_gate.report.escape import cell, id_cell, ident
 from ground_gate.report.formatting import plural
 from ground_gate.report.markdown_rows import (
     broke_entry,
@@ -30,7 +30,7 @@ def _names(rows: Sequence[RowChange], page_url: str | None) -> str:
     named = []
     for change in rows[:ROWS_NAMED]:
         row = change.row
-        name = f"{cell(row['dataset'], 60)} / {cell(row['id'], 80)}"
+        name = f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}"
         named.append(f"[{name}]({row_link(page_url, row)})" if page_url else name)
     more = f" and {len(rows) - ROWS_NAMED} more" if len(rows) > ROWS_NAMED else ""
     return ", ".join(named) + more

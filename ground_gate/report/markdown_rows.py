@@ -19,7 +19,7 @@ from ground_gate.report.baseline_rows import (
     scores_before,
 )
 from ground_gate.report.changes import RowChange, ScoreChange, moved_text, worst_not_broken
-from ground_gate.report.escape import cell, ident
+from ground_gate.report.escape import cell, id_cell, ident
 from ground_gate.report.evidence_words import evidence_said
 from ground_gate.report.formatting import (
     ARROW,
@@ -45,7 +45,7 @@ ROWS_SHOWN = 50
 
 def row_name(row: Row, page_url: str | None) -> str:
     """'**news / row-7**', a link to the row on the page when there is one."""
-    name = f"{cell(row['dataset'], 60)} / {cell(row['id'], 80)}"
+    name = f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}"
     return f"**[{name}]({row_link(page_url, row)})**" if page_url else f"**{name}**"
 
 
@@ -213,13 +213,13 @@ def rows_table(report: Report, limit: int = ROWS_SHOWN) -> list[str]:
     body = [
         [
             cell(r["dataset"], 40),
-            cell(r["id"], 80),
+            id_cell(r["id"]),
             *row_values(r, scores, thresholds[r["dataset"]]),
         ]
         for r in rows
     ]
     body += [
-        [cell(r["dataset"], 40), cell(r["id"], 80), *(["not run"] * len(scores))]
+        [cell(r["dataset"], 40), id_cell(r["id"]), *(["not run"] * len(scores))]
         for r in not_run[: max(limit - len(rows), 0)]
     ]
     table = tabulate(

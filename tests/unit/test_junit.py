@@ -77,7 +77,9 @@ def test_render_junit__untrusted_text_stays_well_formed_xml() -> None:
     root = ET.fromstring(xml)  # parses: no character XML 1.0 forbids is left
     case = root.findall("testsuite/testcase")[1]
     cleaned = 'a\ufffdb\ufffd[31m\ufffd"<\ufffd>&\ufffd\ufffd]]>\r\n\U0001f600'
-    assert case.get("name") == cleaned
+    # the id as every renderer shows it (escape.shown_id): quoted, each unseen character escaped
+    shown = '"a\\u0000b\\u001b[31m\\u000c\\"<\\ud800>&\\ufffe\\uffff]]>\\r\\n\U0001f600"'
+    assert case.get("name") == shown
     assert root.find("testsuite").get("name") == cleaned
     assert "]]>" not in xml.replace("]]&gt;", "")
 
