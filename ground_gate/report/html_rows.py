@@ -203,7 +203,7 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
         if hidden["kind"] == UNCERTAIN:
             out.append(
                 f'<p class="warn">Styled so that a reader may not see it ({esc(hidden["field"])}'
-                f"): {esc(hidden['text'])}; {esc(uncertain_readings(row))}</p>"
+                f"): {esc(hidden['text'])} ({esc(uncertain_readings(row))})</p>"
             )
             continue
         out.append(

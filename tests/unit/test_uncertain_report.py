@@ -66,7 +66,7 @@ def test_comment__a_line_for_the_rows_with_styled_text_never_says_no_reader_sees
 
 def test_page__the_passage_and_how_it_was_judged():
     page = render_html(report())
-    assert f"Styled so that a reader may not see it (response): {PADDING}; judged with it" in page
+    assert f"Styled so that a reader may not see it (response): {PADDING} (judged with it" in page
     assert "No reader sees it" not in page
 
 
