@@ -5,9 +5,11 @@ refused. Real HTTP on 127.0.0.1; the judge is scripted."""
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from click.testing import CliRunner
 
@@ -16,6 +18,7 @@ from tests.integration import fake_openai
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import answer_for, model_and_judge
 from tests.integration.test_cli_targets import SECRET, http_project
+from tests.unit.test_masking_forms import any_form_in
 
 TOKEN = SECRET.split(" ", 1)[1]  # "app-secret-7f3a": what an echo quotes without "Bearer "
 
@@ -105,3 +108,45 @@ def test_http_target__a_header_the_request_sets_itself_is_refused(tmp_path: Path
         "ground-gate: error: datasets[0].target.http.headers_env.Content-Length: not a header "
         "ground-gate lets a config set"
     )
+
+
+def disguising_app(body: Any) -> fake_openai.Reply:
+    """Answers, then quotes the credential as a reply may disguise it (issue 43, item 9): zero
+    width spaces between its letters, split by spaces and a line break, in the base64 of a Basic
+    header, URL-encoded, in hex; once each in the answer and in its source."""
+    forms = [
+        "\u200b".join(TOKEN),
+        f"{TOKEN[:3]} {TOKEN[3:7]}\n{TOKEN[7:]}",
+        base64.b64encode(f"user:{TOKEN}".encode()).decode(),
+        quote(f"?key={TOKEN}", safe=""),
+        TOKEN.encode().hex(),
+    ]
+    said = f"{answer_for(body['id'], body['ctx'])} ({'; '.join(forms)})"
+    payload = {"answer": said, "sources": [{"text": f"{body['ctx']} {' '.join(forms)}"}]}
+    return fake_openai.Reply(body=json.dumps(payload).encode("utf-8"))
+
+
+def test_http_target__a_disguised_header_secret_is_masked_in_every_output(
+    tmp_path: Path,
+) -> None:
+    with (
+        FakeOpenAI(handler=model_and_judge) as judge,
+        FakeOpenAI(handler=disguising_app, paths=("/answer",)) as app,
+    ):
+        config = http_project(tmp_path, judge.url, app.origin)
+        out = tmp_path / "out"
+        result = CliRunner().invoke(
+            cli,
+            ["run", "-c", str(config), "--output-json", str(out / "report.json"),
+             "--output-md", str(out / "comment.md"), "--output-html", str(out / "page.html"),
+             "--output-junit", str(out / "junit.xml")],
+            env={"FAKE_KEY": "sk-judge-key", "APP_AUTH": SECRET},
+        )  # fmt: skip
+    assert result.exit_code in (0, 1), result.output
+    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    written["stdout"] = result.output
+    assert len(written) >= 6
+    for name, text in written.items():
+        assert not any_form_in(text, TOKEN), f"{name} holds a form of the header's secret"
+    report = json.loads(written["report.json"])
+    assert report["rows"][0]["text"]["response"].count("***") == 5

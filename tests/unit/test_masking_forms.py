@@ -80,7 +80,7 @@ def _base64_in(text: str, secret: str) -> bool:
     return False
 
 
-def _any_form_in(text: str, secret: str) -> bool:
+def any_form_in(text: str, secret: str) -> bool:
     decoded = unquote_plus(text)
     return (
         _spelled_in(text, secret)
@@ -109,7 +109,7 @@ def test_mask__invisible_characters_between_the_letters(
     register(secret)
     written = data.draw(interleaved(secret, INVISIBLE)) if data is not None else secret
     masked = mask(f"{before}{written}{after}")
-    assert not _any_form_in(masked, secret)
+    assert not any_form_in(masked, secret)
     assert MASK in masked
 
 
@@ -120,7 +120,7 @@ def test_mask__whitespace_splitting_the_secret(
     register(secret)
     written = data.draw(interleaved(secret, [*WHITESPACE, *INVISIBLE[:3]]))
     masked = mask(f"{before} {written} {after}")
-    assert not _any_form_in(masked, secret)
+    assert not any_form_in(masked, secret)
 
 
 @given(
@@ -150,7 +150,7 @@ def test_mask__url_encoded(secret: str, before: str, safe: str, plus: bool) -> N
     register(secret)
     written = quote_plus(secret, safe=safe) if plus else quote(secret, safe=safe)
     masked = mask(f"https://app.example/cb?{quote(before)}&key={written}&x=1")
-    assert not _any_form_in(masked, secret)
+    assert not any_form_in(masked, secret)
 
 
 @given(SECRETS)
@@ -159,7 +159,7 @@ def test_mask__hex_and_every_character_percent_encoded(secret: str) -> None:
     raw = secret.encode()
     for written in (raw.hex(), raw.hex().upper(), "".join(f"%{b:02x}" for b in raw)):
         masked = mask(f"digest={written};")
-        assert not _any_form_in(masked, secret), written
+        assert not any_form_in(masked, secret), written
 
 
 @given(st.data(), SECRETS, AROUND)
@@ -186,7 +186,7 @@ def test_mask__what_the_renderers_make_of_a_reply_quoting_it(
 @given(st.text(), SECRETS)
 @example("Zm9vYmFyYmF6 cXV4 666f6f626172 %66%6f%6f a b c d e f", "abcdef")
 def test_mask__a_text_holding_no_form_of_the_secret_is_unchanged(text: str, secret: str) -> None:
-    assume(not _any_form_in(text, secret))
+    assume(not any_form_in(text, secret))
     register(secret)
     assert mask(text) == text
 
