@@ -111,6 +111,8 @@ def test_mask__invisible_characters_between_the_letters(
     masked = mask(f"{before}{written}{after}")
     assert not any_form_in(masked, secret)
     assert MASK in masked
+    # exactly the secret's span is masked, the gaps inside it included, nothing around it
+    assert mask(f"{before}\0 {written}\n\0{after}") == f"{mask(before)}\0 {MASK}\n\0{mask(after)}"
 
 
 @given(st.data(), SECRETS, AROUND, AROUND)
@@ -238,3 +240,16 @@ def test_mask__a_secret_of_characters_escaped_with_themselves_is_matched_once(
     assert mask(near_miss) == near_miss
     assert mask(secret) == MASK
     assert time.perf_counter() - start < 2.0
+
+
+@settings(max_examples=20)
+@given(st.integers(0, 3 * 65536), st.sampled_from(["", " ", "\u200b", " \u200b\n"]))
+def test_mask__a_long_text_is_masked_where_the_secret_is(at: int, gap: str) -> None:
+    """Past the first chunk of the text (masking compacts it 64 Ki characters at a time), the
+    secret's span is found in the text as written, wherever it falls."""
+    secret = "sk-live-4f9a8b7c6d5e"
+    register(secret)
+    filler = ("ab \u200b" * (3 * 65536 // 4 + 1))[:at]
+    written = gap.join(secret)
+    text = f"{filler}\0{written}\0{filler}\0{written}"
+    assert mask(text) == f"{filler}\0{MASK}\0{filler}\0{MASK}"
