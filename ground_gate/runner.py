@@ -30,7 +30,14 @@ from ground_gate.datasets import Sample
 from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import Completion, Judge, UnusableReplyError
 from ground_gate.metrics import Metric, RowSession
-from ground_gate.metrics.worse_reading import needs_second_look, nothing_visible, worse
+from ground_gate.metrics.worse_reading import (
+    each_alone,
+    needs_second_look,
+    nothing_visible,
+    too_many_alone,
+    worse,
+    worst_of,
+)
 from ground_gate.progress import RowProgress
 from ground_gate.results import MetricCost, MetricResult, RowResult
 from ground_gate.usage import Usage
@@ -143,9 +150,15 @@ async def _worse_readings(
     again = [i for i, (k, r) in enumerate(pairs) if needs_second_look(k, r)]
     second = await reading(nothing_visible(removed), [metrics[i] for i in again]) if again else []
     looked = dict(zip(again, second, strict=True))
-    return [
+    results = [
         worse(k, looked[i], r) if i in looked else worse(k, r) for i, (k, r) in enumerate(pairs)
     ]
+    # nothing surely visible: each styled passage may show or not on its own
+    alone = each_alone(removed)
+    if alone is None:
+        return [too_many_alone(r, removed) for r in results]
+    readings = [await reading(row, metrics) for row in alone]
+    return [worst_of(r, [each[i] for each in readings]) for i, r in enumerate(results)]
 
 
 async def _score_metrics(

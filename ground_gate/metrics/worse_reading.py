@@ -15,19 +15,87 @@ better on contradiction): no score of either reading is better than what the row
 error in either reading is the result: the row could not be judged both ways. A reading taken
 out that has nothing left to judge (no_claims: a visible decline, say, beside styled text) is
 read once more with its uncertain text counted as hidden text (`nothing_visible`), so that
-nothing escapes into "no claims".
+nothing escapes into "no claims"; and then, since the passages of such a response may be
+visible or not one by one, each passage is read alone too (`each_alone`) and every score
+kept at the worst of all readings: supported padding in one styled passage cannot dilute a
+claim in another (a mean over any set of passages is never worse than its worst passage's).
+With more passages than MAX_ALONE the metric is an error that says why: it could not be
+judged every way.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
 from ground_gate.datasets import Sample
+from ground_gate.metrics.declines import says_nothing
+from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.results import MetricResult, Reading
 from ground_gate.usage import Usage
 
 _TIE = 1e-9
+MAX_ALONE = 6  # passages of a response with nothing surely visible, each read alone
+
+
+def each_alone(removed: Sample) -> list[Sample] | None:
+    """With nothing surely visible: the row read with each of its response's passages of
+    uncertain visibility alone shown (the others hidden); [] where something is surely
+    visible, or with one passage or none (the two readings cover it); None with more than
+    MAX_ALONE (too many to read one by one)."""
+    passages = _uncertain(removed)
+    if not says_nothing(removed.response) or len(passages) < 2:
+        return []
+    if len(passages) > MAX_ALONE:
+        return None
+    return [
+        replace(
+            removed,
+            response=passage,
+            uncertain_kept=None,
+            hidden=tuple(h for h in removed.hidden if h != ("response", UNCERTAIN, passage)),
+        )
+        for passage in passages
+    ]
+
+
+def _uncertain(row: Sample) -> list[str]:
+    return [p for f, kind, p in row.hidden if f == "response" and kind == UNCERTAIN]
+
+
+def too_many_alone(result: MetricResult, removed: Sample) -> MetricResult:
+    """The metric as an error: a response with nothing surely visible and more styled passages
+    than can be read one by one cannot be judged every way, so it is not judged at all."""
+    passages = len(_uncertain(removed))
+    return replace(
+        result,
+        status="error",
+        scores={},
+        error=(
+            f"{passages} passages of uncertain visibility and nothing surely visible: more "
+            f"than the {MAX_ALONE} read one by one, so the row cannot be judged every way"
+        ),
+    )
+
+
+def worst_of(result: MetricResult, alone: Sequence[MetricResult]) -> MetricResult:
+    """`result` with each score the worst of its own and each passage's read alone, carrying
+    what they cost; a passage that could not be judged makes the result an error."""
+    usage, cost = Usage(), Usage()
+    scores = dict(result.scores)
+    for each in (result, *alone):
+        usage.add(each.usage)
+        cost.add(each.cost)
+    failed = next((each for each in alone if each.status == "error"), None)
+    if failed is not None:
+        return replace(failed, usage=usage, cost=cost, uncertain_text=result.uncertain_text)
+    for each in alone:
+        for name, value in each.scores.items():
+            if name in scores:
+                low = name not in LOWER_IS_BETTER
+                scores[name] = min(scores[name], value) if low else max(scores[name], value)
+    return replace(result, scores=scores, usage=usage, cost=cost)
 
 
 def nothing_visible(removed: Sample) -> Sample:

@@ -37,7 +37,7 @@ from ground_gate.metrics.rating import Rating
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
-from ground_gate.metrics.worse_reading import judged_on, worse
+from ground_gate.metrics.worse_reading import MAX_ALONE, judged_on, worse
 from ground_gate.results import MetricResult, RowResult, UnitResult
 from ground_gate.runner import score_row
 from ground_gate.usage import Usage
@@ -272,11 +272,12 @@ async def test_source_sentences_hidden_by_any_style_raise_no_score_of_any_metric
     assert not risen, (attacked, risen)
 
 
-@settings(max_examples=40)
-@given(attacks(("inline", "class", "svg", "font", "math")))
+@settings(max_examples=60)
+@given(attacks())
 async def test_padding_hidden_beside_a_contradicted_claim_dilutes_no_score(attack):
-    """Padding beside a claim the source contradicts, the claim surely visible: neither
-    contradiction nor any other score reads better than for the claim alone."""
+    """Padding beside a claim the source contradicts, by any hiding style, a style sheet that
+    leaves nothing surely visible included (each styled passage is then read alone too):
+    neither contradiction nor any other score reads better than for the claim alone."""
     clean, attacked = attack
     wrong = frozenset(INVENTED)
     before, after = scores(await judged(clean, wrong)), scores(await judged(attacked, wrong))
@@ -418,3 +419,13 @@ def test_worse__each_score_is_the_worse_of_the_two_readings_and_both_costs_count
     assert worse(kept, failed).status == "error" and worse(failed, removed).status == "error"
     nothing = MetricResult("groundedness", "no_claims")
     assert worse(kept, nothing).uncertain_text == "kept"
+
+
+async def test_nothing_surely_visible_and_more_passages_than_can_be_read_alone_is_an_error():
+    """Seven styled paragraphs under a style sheet read as a whole: more than MAX_ALONE to
+    read one by one, so no metric passes the row; each says why."""
+    paragraphs = [*SOURCE, *INVENTED][: MAX_ALONE + 1]
+    response = "<style>p.a.b { color:white }</style>\n\n" + "\n\n".join(paragraphs)
+    row = await judged(response)
+    assert {m.status for m in row.metrics} == {"error"}
+    assert all(f"more than the {MAX_ALONE} read one by one" in (m.error or "") for m in row.metrics)
