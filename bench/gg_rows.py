@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ground_gate.config.model import LOWER_IS_BETTER, METRIC_OF_SCORE
+from ground_gate.config.scores import LOWER_IS_BETTER, METRIC_OF_SCORE
 from ground_gate.metrics.aggregation import answer_pair_probabilities, combine
 
 Units = list[Mapping[str, Any]]

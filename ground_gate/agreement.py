@@ -14,7 +14,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ground_gate.config.model import LOWER_IS_BETTER, Threshold
+from ground_gate.config.model import Threshold
+from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.gate import meets
 from ground_gate.stats import BOOTSTRAP_SEED, balanced_accuracy, f1, roc_auc
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ground_gate.config.model import SUBSTANCE
+from ground_gate.config.scores import SUBSTANCE
 from ground_gate.results import RowResult
 from ground_gate.stats import bootstrap_bounds, bootstrap_ci, mean
 

@@ -12,13 +12,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ground_gate.config.model import (
-    DEFAULT_CONFIDENCE,
-    LOWER_IS_BETTER,
-    METRIC_OF_SCORE,
-    SUBSTANCE,
-    Threshold,
-)
+from ground_gate.config.model import DEFAULT_CONFIDENCE, Threshold
+from ground_gate.config.scores import LOWER_IS_BETTER, METRIC_OF_SCORE, SUBSTANCE
 from ground_gate.dataset_scores import (
     MIN_PAIRED,
     PairedChange,

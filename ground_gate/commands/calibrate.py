@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ground_gate.agreement import Agreement, Labelled, agreement, good_label
 from ground_gate.config.loader import load_config
-from ground_gate.config.model import ANSWER_SCORES, Config
+from ground_gate.config.model import Config
+from ground_gate.config.scores import ANSWER_SCORES
 from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED
 from ground_gate.judge.budget import spending_limit
 from ground_gate.judge.factory import open_judge

@@ -16,14 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ground_gate.config.model import (
-    ANSWER_SCORES,
-    ANSWERED_SIDES,
-    SUBSTANCE,
-    Config,
-    DatasetConfig,
-    Threshold,
-)
+from ground_gate.config.model import Config, DatasetConfig, Threshold
+from ground_gate.config.scores import ANSWER_SCORES, ANSWERED_SIDES, SUBSTANCE
 
 RATING = "rating"
 

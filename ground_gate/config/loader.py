@@ -16,7 +16,6 @@ from typing import Any
 
 from ground_gate.config.keys import build, run_only, written
 from ground_gate.config.model import (
-    SCORE_NAMES,
     Config,
     DatasetConfig,
     JudgeConfig,
@@ -28,6 +27,7 @@ from ground_gate.config.paths import dataset_path, link_problem
 from ground_gate.config.providers import judge_config
 from ground_gate.config.rules import rule_problems, secret_names
 from ground_gate.config.schema_check import schema_problems, schema_text
+from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.config.target import build_target, target_problems
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
 from ground_gate.errors import ConfigError, describe_value

@@ -10,9 +10,10 @@ from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlsplit
 
-from ground_gate.config.model import METRIC_OF_SCORE, VERDICT_SCORES, GroundednessConfig
+from ground_gate.config.model import GroundednessConfig
 from ground_gate.config.providers import judge_defaults
 from ground_gate.config.schema_check import Problem
+from ground_gate.config.scores import METRIC_OF_SCORE, VERDICT_SCORES
 from ground_gate.config.yamltree import Document, KeyPath, format_key_path
 from ground_gate.errors import ConfigError
 

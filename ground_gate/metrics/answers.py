@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ground_gate.config.model import ANSWER_SCORES, AnswersConfig
+from ground_gate.config.model import AnswersConfig
+from ground_gate.config.scores import ANSWER_SCORES
 from ground_gate.datasets import Sample
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, addressed_units, best_support

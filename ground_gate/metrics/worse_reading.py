@@ -28,7 +28,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from ground_gate.config.model import LOWER_IS_BETTER, SCORE_NAMES
+from ground_gate.config.scores import LOWER_IS_BETTER, SCORE_NAMES
 from ground_gate.datasets import Sample
 from ground_gate.metrics.declines import says_nothing
 from ground_gate.metrics.styles import UNCERTAIN

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ground_gate.config.model import ANSWERED_SIDES
+from ground_gate.config.scores import ANSWERED_SIDES
 from ground_gate.metrics.answers import ANSWERED_ANYWAY, NOT_ANSWERED, NOTHING_ASKED
 from ground_gate.report.baseline_rows import scores_before
 from ground_gate.report.types import MetricEntry, Report, RowEntry

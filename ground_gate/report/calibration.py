@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from tabulate import tabulate
 
 from ground_gate.agreement import Agreement, good_label, label_of
-from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.report.calibration_types import (
     AgreementEntry,
     CalibrationReport,

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ground_gate.config.model import ANSWERED_SIDES
+from ground_gate.config.scores import ANSWERED_SIDES
 from ground_gate.report.baseline_rows import changes_of
 from ground_gate.report.changes import RowChange
 

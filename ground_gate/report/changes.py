@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ground_gate.config.model import ANSWERED_SIDES, LOWER_IS_BETTER
+from ground_gate.config.scores import ANSWERED_SIDES, LOWER_IS_BETTER
 from ground_gate.numbers import figure
 from ground_gate.report.baseline_rows import failing_before, is_compared, scores_before
 from ground_gate.report.formatting import bounds_of

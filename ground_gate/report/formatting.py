@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from ground_gate.config.model import METRIC_OF_SCORE, Threshold
+from ground_gate.config.model import Threshold
+from ground_gate.config.scores import METRIC_OF_SCORE
 from ground_gate.gate import describe, percent, worse_by
 from ground_gate.metrics.groundedness import NOTHING_FOUND
 from ground_gate.metrics.styles import UNCERTAIN

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.numbers import bound, holds
 from ground_gate.report.answers import answer_counts, answer_words
 from ground_gate.report.baseline_name import baseline_name

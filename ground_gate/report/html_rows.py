@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
-from ground_gate.config.model import SCORE_NAMES, SUBSTANCE
+from ground_gate.config.scores import SCORE_NAMES, SUBSTANCE
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.numbers import bound
 from ground_gate.report.anchors import row_key

@@ -16,7 +16,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 
-from ground_gate.config.model import ANSWERED_SIDES, METRIC_OF_SCORE
+from ground_gate.config.scores import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.report.answers import answer_counts, answer_words
 from ground_gate.report.escape import shown_id
 from ground_gate.report.evidence_words import evidence_said

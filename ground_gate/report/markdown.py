@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from tabulate import tabulate
 
-from ground_gate.config.model import SCORE_NAMES
+from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.metrics.invisible import INVISIBLE
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.report import markdown_rows

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 
 from tabulate import tabulate
 
-from ground_gate.config.model import ANSWERED_SIDES, SCORE_NAMES, SUBSTANCE
+from ground_gate.config.scores import ANSWERED_SIDES, SCORE_NAMES, SUBSTANCE
 from ground_gate.report.anchors import row_link
 from ground_gate.report.baseline_rows import (
     changed_sentences,

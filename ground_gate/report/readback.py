@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime
 
-from ground_gate.config.model import DEFAULT_CONFIDENCE, METRIC_OF_SCORE, Threshold
+from ground_gate.config.model import DEFAULT_CONFIDENCE, Threshold
+from ground_gate.config.scores import METRIC_OF_SCORE
 from ground_gate.dataset_scores import RowScores, row_scores
 from ground_gate.provenance import Source
 from ground_gate.record import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.metrics import answers
 from ground_gate.report.types import MetricEntry, Report, RowEntry, UnitEntry
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from ground_gate.config.model import LOWER_IS_BETTER
+from ground_gate.config.scores import LOWER_IS_BETTER
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.test_cli_run import grade, invoke, write_project
 

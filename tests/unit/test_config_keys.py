@@ -17,7 +17,6 @@ import pytest
 from ground_gate.config.keys import build, run_only, written
 from ground_gate.config.loader import NOT_SCORING, load_config, schema_text
 from ground_gate.config.model import (
-    SCORE_NAMES,
     Budget,
     Config,
     DatasetConfig,
@@ -32,6 +31,7 @@ from ground_gate.config.model import (
 )
 from ground_gate.config.overrides import JudgeOverrides, with_overrides
 from ground_gate.config.providers import LOCAL_REQUESTS_AT_ONCE, judge_defaults, requests_at_once
+from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.config.target import MODEL_KEYS
 from ground_gate.local.registry import DEFAULT_MODEL, KNOWN_MODELS
 

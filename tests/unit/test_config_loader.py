@@ -11,7 +11,6 @@ from jsonschema import Draft202012Validator
 
 from ground_gate.config.loader import load_config, schema_text
 from ground_gate.config.model import (
-    SCORE_NAMES,
     SUBSTANCE_DEFAULT,
     Budget,
     Config,
@@ -25,6 +24,7 @@ from ground_gate.config.model import (
     SummaryAccuracyConfig,
     Threshold,
 )
+from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]

@@ -8,7 +8,8 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ground_gate.config.model import SUBSTANCE, SUBSTANCE_DEFAULT, Threshold
+from ground_gate.config.model import SUBSTANCE_DEFAULT, Threshold
+from ground_gate.config.scores import SUBSTANCE
 from ground_gate.dataset_scores import row_scores, said_something, summarise
 from ground_gate.gate import evaluate, failing_rows
 from ground_gate.results import MetricResult, RowResult

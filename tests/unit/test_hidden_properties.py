@@ -22,11 +22,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ground_gate.config.model import (
-    LOWER_IS_BETTER,
-    AnswersConfig,
-    SummaryAccuracyConfig,
-)
+from ground_gate.config.model import AnswersConfig, SummaryAccuracyConfig
+from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.metrics.answers import Answers

@@ -9,7 +9,8 @@ import xml.etree.ElementTree as ET
 from datetime import UTC, datetime
 from typing import Any
 
-from ground_gate.config.model import SCORE_NAMES, MetricsConfig, Threshold
+from ground_gate.config.model import MetricsConfig, Threshold
+from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.record import RowTexts, verdicts
 from ground_gate.report.answers import Side, answer_counts, answer_words, stated_nothing
 from ground_gate.report.baseline_rows import compare_rows
