@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
 import sys
 import time
 import uuid
@@ -94,19 +95,26 @@ def test_run__a_command_silent_after_3_rows_stops_saying_which_rows_it_answered(
     assert not left
 
 
+def _grown(root: Path, url: str, marker: str) -> subprocess.Popen[str]:
+    """ground-gate running a command that answers 3 rows, then sleeps deaf to SIGTERM with a
+    daemon in a session of its own and a nested pair: started, its four processes up."""
+    nested = {**DAEMON, "setsid": False, "double_fork": False, "children": [DAEMON]}
+    spec = {"answer": 3, "then": "sleep", "ignore_term": True, "children": [DAEMON, nested]}
+    process = run_in_background(_project(root, url, spec, marker, timeout_s=120))
+    deadline = time.monotonic() + 30
+    while len(list((root / "pids").iterdir())) < 4 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return process
+
+
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
 def test_run__a_stop_signal_mid_exchange_exits_2_with_no_traceback_and_no_process_left(
     tmp_path: Path, sig: int
 ) -> None:
     marker = f"tree-{uuid.uuid4().hex}"
-    nested = {**DAEMON, "setsid": False, "double_fork": False, "children": [DAEMON]}
-    spec = {"answer": 3, "then": "sleep", "ignore_term": True, "children": [DAEMON, nested]}
     try:
         with FakeOpenAI(handler=model_and_judge) as judge:
-            process = run_in_background(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
-            deadline = time.monotonic() + 30
-            while len(list((tmp_path / "pids").iterdir())) < 4 and time.monotonic() < deadline:
-                time.sleep(0.05)
+            process = _grown(tmp_path, judge.url, marker)
             time.sleep(0.5)  # its three answers read
             process.send_signal(sig)
             stopped = time.monotonic()
@@ -129,14 +137,9 @@ def test_run__killed_outright_mid_exchange_leaves_no_process_of_the_tree(tmp_pat
     """SIGKILL runs no handler of ground-gate's: the supervisor, told by PR_SET_PDEATHSIG,
     ends the tree itself."""
     marker = f"tree-{uuid.uuid4().hex}"
-    nested = {**DAEMON, "setsid": False, "double_fork": False, "children": [DAEMON]}
-    spec = {"answer": 3, "then": "sleep", "ignore_term": True, "children": [DAEMON, nested]}
     try:
         with FakeOpenAI(handler=model_and_judge) as judge:
-            process = run_in_background(_project(tmp_path, judge.url, spec, marker, timeout_s=120))
-            deadline = time.monotonic() + 30
-            while len(list((tmp_path / "pids").iterdir())) < 4 and time.monotonic() < deadline:
-                time.sleep(0.05)
+            process = _grown(tmp_path, judge.url, marker)
             assert len(marked(marker)) >= 4, "the tree never grew"
             process.kill()
             process.communicate(timeout=30)

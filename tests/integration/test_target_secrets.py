@@ -30,13 +30,15 @@ def echoing_app(body: Any) -> fake_openai.Reply:
     return fake_openai.Reply(body=json.dumps(payload).encode("utf-8"))
 
 
-def test_http_target__an_echoed_header_secret_is_masked_in_every_output(tmp_path: Path) -> None:
+def _run_against(app_reply: Any, root: Path) -> tuple[Any, dict[str, str]]:
+    """`ground-gate run` with the http app answering by `app_reply`, every report written:
+    (the CLI's result, each report file's text by name)."""
     with (
         FakeOpenAI(handler=model_and_judge) as judge,
-        FakeOpenAI(handler=echoing_app, paths=("/answer",)) as app,
+        FakeOpenAI(handler=app_reply, paths=("/answer",)) as app,
     ):
-        config = http_project(tmp_path, judge.url, app.origin)
-        out = tmp_path / "out"
+        config = http_project(root, judge.url, app.origin)
+        out = root / "out"
         result = CliRunner().invoke(
             cli,
             ["run", "-c", str(config), "--output-json", str(out / "report.json"),
@@ -45,7 +47,11 @@ def test_http_target__an_echoed_header_secret_is_masked_in_every_output(tmp_path
             env={"FAKE_KEY": "sk-judge-key", "APP_AUTH": SECRET},
         )  # fmt: skip
     assert result.exit_code in (0, 1), result.output
-    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    return result, {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+
+
+def test_http_target__an_echoed_header_secret_is_masked_in_every_output(tmp_path: Path) -> None:
+    result, written = _run_against(echoing_app, tmp_path)
     assert set(written) >= {
         "report.json",
         "comment.md",
@@ -129,21 +135,7 @@ def disguising_app(body: Any) -> fake_openai.Reply:
 def test_http_target__a_disguised_header_secret_is_masked_in_every_output(
     tmp_path: Path,
 ) -> None:
-    with (
-        FakeOpenAI(handler=model_and_judge) as judge,
-        FakeOpenAI(handler=disguising_app, paths=("/answer",)) as app,
-    ):
-        config = http_project(tmp_path, judge.url, app.origin)
-        out = tmp_path / "out"
-        result = CliRunner().invoke(
-            cli,
-            ["run", "-c", str(config), "--output-json", str(out / "report.json"),
-             "--output-md", str(out / "comment.md"), "--output-html", str(out / "page.html"),
-             "--output-junit", str(out / "junit.xml")],
-            env={"FAKE_KEY": "sk-judge-key", "APP_AUTH": SECRET},
-        )  # fmt: skip
-    assert result.exit_code in (0, 1), result.output
-    written = {p.name: p.read_text(encoding="utf-8") for p in out.iterdir()}
+    result, written = _run_against(disguising_app, tmp_path)
     written["stdout"] = result.output
     assert len(written) >= 6
     for name, text in written.items():
