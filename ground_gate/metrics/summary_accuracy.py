@@ -125,15 +125,7 @@ class SummaryAccuracy:
         return [Question(t, so_far) for t in dict.fromkeys(t for t in texts if t)][:n]
 
     async def score(self, sample: Sample, plan: Plan, session: RowSession) -> MetricResult:
-        apart = apart_units(plan.apart, "hallucinated")
-        if not sample.response.strip():  # styled text of uncertain visibility was all of it:
-            # read without it, each passage is hallucinated, as the other methods count it
-            # unsupported (metrics/worse_reading.py), so that it cannot escape into no claims
-            apart += [
-                replace(u, verdict="hallucinated")
-                for u in addressed_units(sample)
-                if u.detail.get(HIDDEN_TEXT) == UNCERTAIN
-            ]
+        apart = apart_units(plan.apart, "hallucinated") + _uncertain_apart(sample)
         questions = list(plan.questions)
         if not questions and not apart:
             return session.result("no_claims")
@@ -201,3 +193,16 @@ class SummaryAccuracy:
             session, sample.source_text, len(question), answer, key=lambda d: 1 - d["unknown"]
         )
         return distribution, index
+
+
+def _uncertain_apart(sample: Sample) -> list[UnitResult]:
+    """Where styled text of uncertain visibility was all of the response: read without it,
+    each passage is hallucinated, as the other methods count it unsupported
+    (metrics/worse_reading.py), so that it cannot escape into no claims."""
+    if sample.response.strip():
+        return []
+    return [
+        replace(u, verdict="hallucinated")
+        for u in addressed_units(sample)
+        if u.detail.get(HIDDEN_TEXT) == UNCERTAIN
+    ]
