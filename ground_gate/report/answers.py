@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ground_gate.config.scores import ANSWERED_SIDES
+from ground_gate.dataset_scores import ANSWERED_AT
 from ground_gate.metrics.answers import ANSWERED_ANYWAY, NOT_ANSWERED, NOTHING_ASKED
 from ground_gate.report.baseline_rows import scores_before
 from ground_gate.report.types import MetricEntry, Report, RowEntry
 
 METRIC = "answers"
-BASELINE_LINE = 0.5  # a baseline score below it is a decline: 0 of the default scoring
+BASELINE_LINE = ANSWERED_AT  # a baseline score below it is a decline: 0 of the default scoring
 
 
 @dataclass(frozen=True)
