@@ -253,11 +253,15 @@ def context_regressions(now: RowScores, baseline: RowScores) -> dict[str, list[s
     would choose the denominator. Rows whose side the dataset states are not judged."""
     out: dict[str, list[str]] = {}
     for (dataset, row_id), scores in sorted(now.items()):
-        before = baseline.get((dataset, row_id), {})
-        judged = "context_relevance" in scores
-        if judged and "answered_anyway" in scores and "answered" in before:
+        if lost_the_answer(scores, baseline.get((dataset, row_id), {})):
             out.setdefault(dataset, []).append(row_id)
     return out
+
+
+def lost_the_answer(now: Mapping[str, float], before: Mapping[str, float]) -> bool:
+    """Whether a row's scores say its source held the answer in the baseline (`answered`
+    there) and, as judged now (context_relevance given), no longer does."""
+    return "context_relevance" in now and "answered_anyway" in now and "answered" in before
 
 
 def _with_regressions(verdict: Verdict, regressions: Mapping[str, list[str]]) -> Verdict:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Callable, Sequence
 
+from ground_gate.gate import lost_the_answer
 from ground_gate.report.types import (
     ChangedUnit,
     Report,
@@ -134,8 +135,7 @@ def compare_rows(report: Report, baseline: Report) -> Report:
 def _beside(row: RowEntry, old: RowEntry) -> RowEntry:
     """The row with its baseline; a context regression (gate.context_regressions: its source
     held the answer in the baseline and no longer does) fails its context_relevance."""
-    now, before = _scores(row), _scores(old)
-    lost = "context_relevance" in now and "answered_anyway" in now and "answered" in before
+    lost = lost_the_answer(_scores(row), _scores(old))
     failing = sorted({*row["failing"], "context_relevance"}) if lost else row["failing"]
     return {**row, "failing": failing, "baseline": row_baseline(row, old)}
 
