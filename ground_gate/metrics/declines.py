@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession
+from ground_gate.metrics.invisible import has_words
 from ground_gate.metrics.logprobs import yes_probability
 
 INFORMS_AT = 0.5  # P(holds any information) below this: the sentence states nothing
@@ -25,7 +26,7 @@ DECLINES = "declines"  # the verdict of a unit that states nothing
 
 def says_nothing(text: str) -> bool:
     """Whether `text` holds no letter and no digit (emoji, punctuation, brackets, dashes)."""
-    return not any(char.isalnum() for char in text)
+    return not has_words(text)
 
 
 async def information_probability(text: str, session: RowSession) -> float:
