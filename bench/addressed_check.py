@@ -31,10 +31,10 @@ from serve_local import bench_judge, measure_with_local_judge  # noqa: E402
 
 from ground_gate.judge.base import ChatMessage, JudgeRequest  # noqa: E402
 from ground_gate.judge.openai_judge import OpenAIJudge  # noqa: E402
+from ground_gate.leaves.sentences import split_sentences  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
 from ground_gate.metrics.addressed import screen  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
-from ground_gate.sentences import split_sentences  # noqa: E402
 
 SETS = {
     "A": ROOT / "bench" / "data" / "injection_set_a.json",

@@ -24,9 +24,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 from serve_local import bench_judge, measure_with_local_judge  # noqa: E402
 
 from ground_gate.judge.base import ChatMessage, JudgeRequest  # noqa: E402
+from ground_gate.leaves.stats import roc_auc  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
-from ground_gate.stats import roc_auc  # noqa: E402
 
 NOTHING = "or holds no information at all (emoji, punctuation, an empty list)."
 Prompt = Callable[[str | None, str], tuple[ChatMessage, ...]]

@@ -28,9 +28,9 @@ from answer_rows import DEV_DECLINES, TEST_DECLINES  # noqa: E402
 from serve_local import bench_judge, measure_with_local_judge  # noqa: E402
 
 from ground_gate.judge.base import ChatMessage, JudgeRequest  # noqa: E402
+from ground_gate.leaves.sentences import split_sentences  # noqa: E402
 from ground_gate.metrics import prompts  # noqa: E402
 from ground_gate.metrics.logprobs import yes_probability  # noqa: E402
-from ground_gate.sentences import split_sentences  # noqa: E402
 
 # Declines that speak of the source or of what is known ("X is not in the documentation"):
 # the phrasing a strict RAG prompt makes a small model write, dev and test apart.

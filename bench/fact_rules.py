@@ -21,9 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics.facts import find, stated
 from ground_gate.metrics.passages import focus
-from ground_gate.sentences import split_sentences
 
 
 def verdicts(response: str, source: str) -> list[tuple[str, int, int]]:

@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from injection import markdown, summary, write_project
 
-from ground_gate.sentences import split_sentences
+from ground_gate.leaves.sentences import split_sentences
 from tests.hostile.hidden_styles import HIDING
 
 ROOT = Path(__file__).resolve().parents[1]

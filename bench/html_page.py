@@ -26,13 +26,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from ground_gate.config.model import Threshold  # noqa: E402
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult  # noqa: E402
+from ground_gate.leaves.sentences import split_sentences  # noqa: E402
+from ground_gate.leaves.usage import Usage  # noqa: E402
 from ground_gate.metrics.quotes import closest  # noqa: E402
-from ground_gate.record import ConfigIdentity, DatasetRecord, RunRecord, verdicts  # noqa: E402
-from ground_gate.report.html import render_html  # noqa: E402
+from ground_gate.render.html import render_html  # noqa: E402
 from ground_gate.report.json_report import build_report, row_text  # noqa: E402
-from ground_gate.results import MetricResult, RowResult, UnitResult  # noqa: E402
-from ground_gate.sentences import split_sentences  # noqa: E402
-from ground_gate.usage import Usage  # noqa: E402
+from ground_gate.verdict.record import ConfigIdentity, DatasetRecord, RunRecord, verdicts  # noqa: E402
 from tests.integration import browser  # noqa: E402
 
 SHOWN = 10  # rows with judge evidence, as `evidence: shown` quotes it

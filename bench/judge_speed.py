@@ -33,10 +33,10 @@ import ground_gate
 from ground_gate.config.loader import load_config
 from ground_gate.judge import factory
 from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_openai_client
-from ground_gate.labels import read_labelled
 from ground_gate.metrics import build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
-from ground_gate.runner import RunResult, run
+from ground_gate.stages.labels import read_labelled
+from ground_gate.stages.runner import RunResult, run
 
 # llama-cpp-python's verbose server log: per call, a prefix-match line when the previous
 # prompt's cache served a prefix, then llama.cpp's timings (reset at each call), ending with

@@ -7,7 +7,7 @@ near miss). Times the first `mask` (the expression compiled) and the median of t
 Another masking module (the one before a change) may be measured beside the tree's, the two
 alternated in one process:
 
-    git show <commit>:ground_gate/masking.py > /tmp/masking_before.py
+    git show <commit>:ground_gate/leaves/masking.py > /tmp/masking_before.py
     .venv/bin/python bench/masking_speed.py --data ../shared/datasets/dev_mini.jsonl \\
         --before /tmp/masking_before.py
 """
@@ -38,7 +38,7 @@ TARGET_CHARS = 5_000_000
 
 def _module(path: str | None) -> ModuleType:
     if path is None:
-        from ground_gate import masking
+        from ground_gate.leaves import masking
 
         return masking
     spec = importlib.util.spec_from_file_location("masking_measured", path)

@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from injection import scores, write_project
 
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics.off_source import off_source
-from ground_gate.sentences import split_sentences
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = {"groundedness": "{evidence: none}", "summary_accuracy": "{n_questions: 5}"}

@@ -24,8 +24,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ground_gate.report.html import render_html  # noqa: E402
-from ground_gate.report.markdown import render_markdown  # noqa: E402
+from ground_gate.render.html import render_html  # noqa: E402
+from ground_gate.render.markdown import render_markdown  # noqa: E402
 from tests.integration import browser  # noqa: E402
 from tests.reviewer_scenario import scenario  # noqa: E402
 
@@ -57,7 +57,7 @@ def _compared(report: dict[str, Any], baseline: dict[str, Any], renderer: Any) -
     if "baseline" in inspect.signature(renderer).parameters:
         return {"baseline": baseline}
     try:
-        from ground_gate.report.baseline_rows import compare_rows
+        from ground_gate.review.baseline_rows import compare_rows
     except ImportError:  # before issue 24: no row was compared
         return {}
     return {"report": compare_rows(report, baseline)}

@@ -138,7 +138,7 @@ def _project_server() -> Any:
     if str(REPO_ROOT) not in sys.path:
         sys.path.append(str(REPO_ROOT))
     try:
-        from ground_gate.errors import ModelError
+        from ground_gate.leaves.errors import ModelError
         from ground_gate.local.server import LocalServer
     except ImportError:
         return None

@@ -39,7 +39,7 @@ from ground_gate.local.resolve import resolve_model
 from ground_gate.local.server import LocalServer
 from ground_gate.metrics import build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
-from ground_gate.runner import RunResult, run
+from ground_gate.stages.runner import RunResult, run
 
 CONTEXT = 4096
 REUSE = "all metrics, row by row (prefix reuse)"

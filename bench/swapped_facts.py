@@ -26,8 +26,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from ground_gate.sentences import split_sentences
-from ground_gate.stats import roc_auc
+from ground_gate.leaves.sentences import split_sentences
+from ground_gate.leaves.stats import roc_auc
 
 
 def standard_error(auc: float, positives: int, negatives: int) -> float:

@@ -46,17 +46,17 @@ from ground_gate.commands.merge import (
     read_merged,
 )
 from ground_gate.commands.run import RunOptions, execute
-from ground_gate.errors import ArtifactRefused, ConfigError, GroundGateError, MergeError
-from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED, exit_code
-from ground_gate.file_reader import Unreadable, read_capped
 from ground_gate.github.artifact import required_files, shards_pr_number
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.event import read_pr_number_file
 from ground_gate.github.page_link import remember_comment
 from ground_gate.github.publish import ReportPaths, mask_secrets
-from ground_gate.report.markdown import render_markdown
+from ground_gate.leaves.errors import ArtifactRefused, ConfigError, GroundGateError, MergeError
+from ground_gate.leaves.exit_codes import EXIT_ERROR, EXIT_PASSED, exit_code
+from ground_gate.leaves.file_reader import Unreadable, read_capped
+from ground_gate.render.markdown import render_markdown
 from ground_gate.report.types import Report
-from ground_gate.report_files import (
+from ground_gate.stages.report_files import (
     ARTIFACT_MAX_BYTES,
     MAX_REPORT_BYTES,
     Echo,

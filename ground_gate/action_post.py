@@ -18,7 +18,6 @@ from typing import TextIO
 
 from ground_gate.action_endings import comment, report_paths, secrets
 from ground_gate.action_settings import Settings
-from ground_gate.errors import GroundGateError
 from ground_gate.github.client import GitHubClient, GitHubHTTPError
 from ground_gate.github.event import load_event, pr_number
 from ground_gate.github.page_link import (
@@ -31,8 +30,9 @@ from ground_gate.github.page_link import (
 from ground_gate.github.publish import mask_secrets
 from ground_gate.github.step_outputs import annotate
 from ground_gate.github.sticky_comment import Sleep, post_comment
-from ground_gate.report.markdown import render_markdown
-from ground_gate.report_files import read_report
+from ground_gate.leaves.errors import GroundGateError
+from ground_gate.render.markdown import render_markdown
+from ground_gate.stages.report_files import read_report
 
 
 def _comment(settings: Settings, page: Page) -> str | None:

@@ -19,8 +19,8 @@ from typing import Any, Literal, TypeVar
 
 from ground_gate.config.overrides import JudgeOverrides
 from ground_gate.datasets.shards import Shard, parse_shard
-from ground_gate.errors import ConfigError
-from ground_gate.runner_files import append_problem, read_event_payload
+from ground_gate.github.runner_files import append_problem, read_event_payload
+from ground_gate.leaves.errors import ConfigError
 
 CommentMode = Literal["auto", "always", "never"]
 

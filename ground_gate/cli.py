@@ -30,8 +30,8 @@ from ground_gate.cli_options import (
     user_errors,
 )
 from ground_gate.console import is_terminal, print_outcome, saved_summary, written_reports
-from ground_gate.exit_codes import install_signal_policy
-from ground_gate.masking import MaskingFilter, mask
+from ground_gate.leaves.exit_codes import install_signal_policy
+from ground_gate.leaves.masking import MaskingFilter, mask
 
 if TYPE_CHECKING:  # each command imports what it runs when it runs: --version and --help
     # answer without the judge's client (openai), jsonschema or the metrics
@@ -127,7 +127,7 @@ def run(
     At a terminal the summary is for people (its verdict last); `--output-md -` prints the
     markdown."""
     from ground_gate.commands.run import RunOptions, execute
-    from ground_gate.report_files import ReportFiles
+    from ground_gate.stages.report_files import ReportFiles
 
     options = RunOptions(
         config_path=config_path,
@@ -173,7 +173,7 @@ def merge(
     config, datasets or prompts; a report that is not valid)."""
     from ground_gate.commands.merge import MergeOptions
     from ground_gate.commands.merge import merge as merge_shards
-    from ground_gate.report_files import ReportFiles
+    from ground_gate.stages.report_files import ReportFiles
 
     one_stdout(output_json, output_md)
     files = ReportFiles(to_file(output_json), to_file(output_md), output_junit, output_html, force)
@@ -322,7 +322,7 @@ def calibrate(
     """Measure agreement with human labels and suggest thresholds (resumes from the cache)."""
     from ground_gate.commands.calibrate import CalibrateOptions
     from ground_gate.commands.calibrate import calibrate as calibrate_run
-    from ground_gate.report_files import ReportFiles
+    from ground_gate.stages.report_files import ReportFiles
 
     one_stdout(output_json, output_md)
     files = ReportFiles(

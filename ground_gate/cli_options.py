@@ -14,9 +14,9 @@ from typing import Any, TypeVar
 import click
 
 from ground_gate.datasets.shards import Shard, parse_shard
-from ground_gate.errors import GroundGateError
-from ground_gate.exit_codes import EXIT_ERROR
-from ground_gate.masking import mask
+from ground_gate.leaves.errors import GroundGateError
+from ground_gate.leaves.exit_codes import EXIT_ERROR
+from ground_gate.leaves.masking import mask
 
 STDOUT = Path("-")
 F = TypeVar("F", bound=Callable[..., Any])

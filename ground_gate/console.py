@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING, TextIO
 import click
 
 from ground_gate.cli_options import STDOUT, echo_err
-from ground_gate.masking import mask
+from ground_gate.leaves.masking import mask
 
 if TYPE_CHECKING:
     from ground_gate.report.types import Report
-    from ground_gate.report_files import CalibrationOutcome, Outcome
+    from ground_gate.stages.report_files import CalibrationOutcome, Outcome
 
 
 def is_terminal(stream: TextIO) -> bool:
@@ -30,7 +30,7 @@ def is_terminal(stream: TextIO) -> bool:
 
 def summary(report: Report, exit_code: int, written: Sequence[tuple[str, Path | None]]) -> str:
     """The run for a person at a terminal (report/terminal.py), sized to it."""
-    from ground_gate.report.terminal import render_terminal
+    from ground_gate.render.terminal import render_terminal
 
     paths = [(kind, str(path)) for kind, path in written if path is not None and path != STDOUT]
     width = shutil.get_terminal_size((100, 24)).columns
@@ -48,7 +48,7 @@ def print_outcome(
     JSON report): for a person at a terminal the terminal summary, its verdict last (when
     `written` names the run's reports), else the markdown; then the reason a run did not
     finish."""
-    from ground_gate.report_files import Outcome, report_text
+    from ground_gate.stages.report_files import Outcome, report_text
 
     if json_out == STDOUT:
         click.echo(mask(report_text(outcome.report)), nl=False)
@@ -79,9 +79,9 @@ def written_reports(
 def saved_summary(path: Path) -> str | None:
     """A saved run's terminal summary, its verdict's exit code as `run` gave it; None for a
     calibration's report (it has only its markdown)."""
-    from ground_gate.errors import GroundGateError
-    from ground_gate.exit_codes import exit_code
-    from ground_gate.report_files import read_report
+    from ground_gate.leaves.errors import GroundGateError
+    from ground_gate.leaves.exit_codes import exit_code
+    from ground_gate.stages.report_files import read_report
 
     try:
         report = read_report(path)

@@ -13,8 +13,8 @@ import pkgutil
 import sys
 
 import ground_gate
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.local.server import SERVER_MODULE
-from ground_gate.sentences import split_sentences
 
 HARD_CASE = "Dr. Smith met the U.S. envoy at 3.5 p.m. on Friday. He left."
 EXPECTED = ["Dr. Smith met the U.S. envoy at 3.5 p.m. on Friday.", "He left."]

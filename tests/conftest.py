@@ -29,7 +29,7 @@ os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", tempfile.mkdtemp(prefix="h
 
 from hypothesis import HealthCheck, settings
 
-from ground_gate import masking
+from ground_gate.leaves import masking
 from ground_gate.report import json_report
 from ground_gate.report.schema import schema_problems
 from tests.integration.fake_github import FakeGitHub

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ground_gate.judge.base import Completion, JudgeRequest
-from ground_gate.usage import Usage
+from ground_gate.leaves.usage import Usage
 
 Script = Callable[[JudgeRequest], Completion]
 

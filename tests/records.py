@@ -7,9 +7,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ground_gate.config.model import Threshold
-from ground_gate.record import ConfigIdentity, DatasetRecord, RunRecord
-from ground_gate.results import RowResult
-from ground_gate.usage import Usage
+from ground_gate.leaves.results import RowResult
+from ground_gate.leaves.usage import Usage
+from ground_gate.verdict.record import ConfigIdentity, DatasetRecord, RunRecord
 
 JUDGE = {"provider": "openai", "model": "gpt-4o-mini", "prompt_version": "1"}
 

@@ -22,13 +22,13 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ground_gate.config.model import Threshold
-from ground_gate.dataset_scores import summarise
-from ground_gate.gate import evaluate
-from ground_gate.provenance import Source
+from ground_gate.leaves.provenance import Source
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.readback import baseline_scores
-from ground_gate.results import MetricResult, RowResult, UnitResult
-from ground_gate.usage import Usage
+from ground_gate.verdict.dataset_scores import summarise
+from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
 
 NEWS, SUPPORT = "news", "support"

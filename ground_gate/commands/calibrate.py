@@ -7,28 +7,28 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ground_gate.agreement import Agreement, Labelled, agreement, good_label
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config
 from ground_gate.config.scores import ANSWER_SCORES
-from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED
 from ground_gate.judge.budget import spending_limit
 from ground_gate.judge.factory import open_judge
-from ground_gate.labels import LabelledSample, read_labelled
+from ground_gate.leaves.exit_codes import EXIT_ERROR, EXIT_PASSED
+from ground_gate.leaves.results import RowResult
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
-from ground_gate.report import calibration as calibration_report
+from ground_gate.render import calibration as calibration_report
 from ground_gate.report.calibration_types import CalibrationReport, LabelledRow
 from ground_gate.report.json_report import usage_counts
-from ground_gate.report_files import (
+from ground_gate.stages.labels import LabelledSample, read_labelled
+from ground_gate.stages.report_files import (
     CalibrationOutcome,
     Echo,
     ReportFiles,
     report_text,
 )
-from ground_gate.results import RowResult
-from ground_gate.runner import score_all
-from ground_gate.workload import as_judged
+from ground_gate.stages.runner import score_all
+from ground_gate.stages.workload import as_judged
+from ground_gate.verdict.agreement import Agreement, Labelled, agreement, good_label
 
 
 @dataclass(frozen=True)

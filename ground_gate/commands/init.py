@@ -21,8 +21,8 @@ from ground_gate.config.providers import judge_defaults
 from ground_gate.config.rules import url_problem
 from ground_gate.datasets import iter_samples
 from ground_gate.datasets.formats import read_rows
-from ground_gate.errors import ConfigError, DatasetError
-from ground_gate.starter import Judge, config_text, guess_columns, workflow_text
+from ground_gate.leaves.errors import ConfigError, DatasetError
+from ground_gate.stages.starter import Judge, config_text, guess_columns, workflow_text
 
 Echo = Callable[[str], None]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

@@ -13,12 +13,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ground_gate.datasets.identity import bytes_digest, file_digest
-from ground_gate.errors import MergeError
-from ground_gate.file_reader import Unreadable, problem, read_capped
-from ground_gate.record import RunRecord
+from ground_gate.leaves.errors import MergeError
+from ground_gate.leaves.file_reader import Unreadable, problem, read_capped
 from ground_gate.report.readback import record_of
 from ground_gate.report.types import Report
-from ground_gate.report_files import (
+from ground_gate.stages.report_files import (
     MAX_REPORT_BYTES,
     Echo,
     Outcome,
@@ -26,7 +25,8 @@ from ground_gate.report_files import (
     finish,
     read_report,
 )
-from ground_gate.shard_merge import merge_records
+from ground_gate.stages.shard_merge import merge_records
+from ground_gate.verdict.record import RunRecord
 
 # The baseline a shard was compared with, copied beside its report by the action's shard
 # mode, so that the merge (and the fork-safe workflow_run merge, which checks nothing out)

@@ -9,14 +9,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ground_gate.answering import plan_work
 from ground_gate.config.loader import load_config
 from ground_gate.judge.cache import CompletionCache
 from ground_gate.judge.factory import context_tokens, describe, judge_cache
 from ground_gate.metrics import build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
-from ground_gate.planning import Plan, PlanningJudge, make_plan, plan_json, plan_text
-from ground_gate.workload import select_work
+from ground_gate.stages.answering import plan_work
+from ground_gate.stages.planning import Plan, PlanningJudge, make_plan, plan_json, plan_text
+from ground_gate.stages.workload import select_work
 
 
 @dataclass(frozen=True)

@@ -6,12 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from ground_gate.exit_codes import EXIT_ERROR, EXIT_PASSED
-from ground_gate.report import calibration as calibration_report
-from ground_gate.report.html import render_html
-from ground_gate.report.markdown import render_markdown
+from ground_gate.leaves.exit_codes import EXIT_ERROR, EXIT_PASSED
+from ground_gate.render import calibration as calibration_report
+from ground_gate.render.html import render_html
+from ground_gate.render.markdown import render_markdown
 from ground_gate.report.schema import is_calibration
-from ground_gate.report_files import (
+from ground_gate.stages.report_files import (
     Echo,
     ReportFiles,
     checked_calibration,

@@ -14,36 +14,27 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ground_gate.answering import Answering, answer_work
 from ground_gate.config.advice import advice
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config
 from ground_gate.config.overrides import JudgeOverrides, with_overrides
 from ground_gate.datasets.identity import file_digest
 from ground_gate.datasets.shards import Shard
-from ground_gate.evidence import EvidenceResult, add_evidence
-from ground_gate.exit_codes import EXIT_ERROR
 from ground_gate.judge.base import Judge
 from ground_gate.judge.budget import SpendingLimit, spending_limit
 from ground_gate.judge.factory import open_judge
+from ground_gate.leaves.exit_codes import EXIT_ERROR
+from ground_gate.leaves.provenance import Source, source_of
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
-from ground_gate.provenance import Source, source_of
-from ground_gate.record import (
-    BudgetRecord,
-    ConfigIdentity,
-    DatasetRecord,
-    RowKey,
-    RunRecord,
-    ShardPlace,
-    costs_at,
-)
-from ground_gate.report.changes import shown_units_rows
 from ground_gate.report.json_report import row_text
-from ground_gate.report.selection import DEFAULT_WORST_ROWS
 from ground_gate.report.types import Report
-from ground_gate.report_files import (
+from ground_gate.review.changes import shown_units_rows
+from ground_gate.review.selection import DEFAULT_WORST_ROWS
+from ground_gate.stages.answering import Answering, answer_work
+from ground_gate.stages.evidence import EvidenceResult, add_evidence
+from ground_gate.stages.report_files import (
     Echo,
     Outcome,
     Output,
@@ -52,9 +43,18 @@ from ground_gate.report_files import (
     judged,
     read_report,
 )
-from ground_gate.runner import RunResult, rows_at_once, score_all
+from ground_gate.stages.runner import RunResult, rows_at_once, score_all
+from ground_gate.stages.workload import Work, select_work
 from ground_gate.targets import RESPONSES_FILE, target_inputs
-from ground_gate.workload import Work, select_work
+from ground_gate.verdict.record import (
+    BudgetRecord,
+    ConfigIdentity,
+    DatasetRecord,
+    RowKey,
+    RunRecord,
+    ShardPlace,
+    costs_at,
+)
 
 
 @dataclass(frozen=True)

@@ -30,9 +30,9 @@ from ground_gate.config.schema_check import schema_problems, schema_text
 from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.config.target import build_target, target_problems
 from ground_gate.config.yamltree import Document, format_key_path, read_yaml
-from ground_gate.errors import ConfigError, describe_value
-from ground_gate.file_reader import Unreadable, problem, read_capped
-from ground_gate.masking import register
+from ground_gate.leaves.errors import ConfigError, describe_value
+from ground_gate.leaves.file_reader import Unreadable, problem, read_capped
+from ground_gate.leaves.masking import register
 
 __all__ = ["load_config", "schema_text"]
 

@@ -15,7 +15,7 @@ from ground_gate.config.providers import judge_defaults
 from ground_gate.config.schema_check import Problem
 from ground_gate.config.scores import METRIC_OF_SCORE, VERDICT_SCORES
 from ground_gate.config.yamltree import Document, KeyPath, format_key_path
-from ground_gate.errors import ConfigError
+from ground_gate.leaves.errors import ConfigError
 
 
 def rule_problems(document: Document, env: Mapping[str, str]) -> list[Problem]:

@@ -15,7 +15,7 @@ from typing import Any, NamedTuple
 from jsonschema import Draft202012Validator, ValidationError
 
 from ground_gate.config.yamltree import Document, KeyPath, format_key_path
-from ground_gate.errors import describe_value
+from ground_gate.leaves.errors import describe_value
 
 _TYPE_NAMES = {
     "string": "a string",

@@ -26,7 +26,7 @@ from ground_gate.config.providers import judge_config
 from ground_gate.config.rules import api_key_problem, url_problem
 from ground_gate.config.schema_check import Problem
 from ground_gate.config.yamltree import Document, KeyPath
-from ground_gate.file_reader import Unreadable, open_regular, problem
+from ground_gate.leaves.file_reader import Unreadable, open_regular, problem
 
 KINDS = ("prompt", "http", "command")
 # The keys of a prompt target that say who answers it (as the judge's keys say who judges).

@@ -22,9 +22,9 @@ from ground_gate.config.interpolate import (
     interpolate,
     referenced_names,
 )
-from ground_gate.errors import ConfigError, describe_value
-from ground_gate.ranges import MAX_DIGITS, MAX_MAGNITUDE
-from ground_gate.writable import writable
+from ground_gate.leaves.errors import ConfigError, describe_value
+from ground_gate.leaves.ranges import MAX_DIGITS, MAX_MAGNITUDE
+from ground_gate.leaves.writable import writable
 
 KeyPath = tuple[str | int, ...]
 

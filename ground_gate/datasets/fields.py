@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ground_gate.datasets.formats import Row
-from ground_gate.errors import DatasetError
+from ground_gate.leaves.errors import DatasetError
 
 ROLES: tuple[str, ...] = ("id", "question", "context", "response", "answerable")
 # Column names recognised when `fields` does not name one; two present at once is an error.

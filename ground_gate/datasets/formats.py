@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import IO, Any, NamedTuple
 
 from ground_gate.config.model import Limits
-from ground_gate.errors import DatasetError, describe_json_value, long_integer
-from ground_gate.file_reader import Unreadable, open_regular, problem
-from ground_gate.json_keys import DuplicateKeyError, unique_keys
+from ground_gate.leaves.errors import DatasetError, describe_json_value, long_integer
+from ground_gate.leaves.file_reader import Unreadable, open_regular, problem
+from ground_gate.leaves.json_keys import DuplicateKeyError, unique_keys
 
 FORMATS: Mapping[str, str] = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "json", ".csv": "csv"}
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from ground_gate.config.model import Limits
 from ground_gate.datasets.formats import NonFinite, Row
-from ground_gate.errors import DatasetError
+from ground_gate.leaves.errors import DatasetError
 
 MAX_NESTING = 32  # a context is a list of strings: 2 deep
 

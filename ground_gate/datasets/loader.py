@@ -16,8 +16,8 @@ from ground_gate.datasets.identity import CONTENT_KEY, nth_copy
 from ground_gate.datasets.limits import check_row
 from ground_gate.datasets.sample import Sample
 from ground_gate.datasets.validation import to_sample
-from ground_gate.errors import DatasetError
-from ground_gate.writable import Notice, writable_value
+from ground_gate.leaves.errors import DatasetError
+from ground_gate.leaves.writable import Notice, writable_value
 
 log = logging.getLogger(__name__)
 

@@ -14,7 +14,7 @@ from ground_gate.datasets.fields import REQUIRED, columns
 from ground_gate.datasets.formats import Row
 from ground_gate.datasets.identity import content_key, id_key
 from ground_gate.datasets.sample import Sample
-from ground_gate.errors import DatasetError, LongInteger, describe_json_value, long_integer
+from ground_gate.leaves.errors import DatasetError, LongInteger, describe_json_value, long_integer
 
 MAX_ID_CHARS = 256  # ids name rows in reports and comments
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ground_gate.errors import ArtifactRefused, ConfigError, GitHubError
 from ground_gate.github.event import PR_NUMBER_FILE, read_pr_number_file
 from ground_gate.github.publish import Refusal, ReportPaths
 from ground_gate.github.sticky_comment import DOCS, REPORT_DIR, GitHubAPI, Sleep, with_retries
+from ground_gate.leaves.errors import ArtifactRefused, ConfigError, GitHubError
 
 UNVERIFIED = "reported by the pull request's run, not re-verified"
 

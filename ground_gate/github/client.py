@@ -4,7 +4,7 @@ Standard library only (urllib): six calls do not justify a dependency, and urlli
 the runner's HTTPS_PROXY / NO_PROXY like every other tool in a job.
 
 What comes back is checked where it enters: every body is read at most MAX_BODY_BYTES once
-decoded (ground_gate/capped.py), every answer must have the shape the operation documents (a
+decoded (ground_gate/leaves/capped.py), every answer must have the shape the operation documents (a
 list of comment objects, a comment with an integer id and a URL, ...), and listing stops at a
 page it has already read and at MAX_PAGES. Anything else is a GitHubError, which the comment
 step turns into a warning: GitHub misbehaving never changes the gate's verdict.
@@ -22,8 +22,8 @@ from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from ground_gate import __version__
-from ground_gate.capped import TooLarge, UndecodableBody, inflate_all
-from ground_gate.errors import GitHubError
+from ground_gate.leaves.capped import TooLarge, UndecodableBody, inflate_all
+from ground_gate.leaves.errors import GitHubError
 
 # https://docs.github.com/en/rest/about-the-rest-api/api-versions
 API_VERSION = "2022-11-28"

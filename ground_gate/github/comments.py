@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS, fit_body
-from ground_gate.masking import mask
+from ground_gate.leaves.masking import mask
 
 # The author of comments posted with the workflow's GITHUB_TOKEN.
 GITHUB_ACTIONS_LOGIN = "github-actions[bot]"

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ground_gate.errors import ConfigError
-from ground_gate.runner_files import read_event_payload
+from ground_gate.github.runner_files import read_event_payload
+from ground_gate.leaves.errors import ConfigError
 
 # Events whose payload carries the PR itself under `pull_request`.
 PULL_REQUEST_EVENTS = frozenset(

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from ground_gate.errors import GitHubError
 from ground_gate.github import verdicts
 from ground_gate.github.event import PR_NUMBER_FILE, write_pr_number_file
 from ground_gate.github.step_outputs import (
@@ -30,7 +29,8 @@ from ground_gate.github.step_outputs import (
     write_outputs,
 )
 from ground_gate.github.sticky_comment import REPORT_DIR, Comment, Sleep, post_comment
-from ground_gate.masking import register
+from ground_gate.leaves.errors import GitHubError
+from ground_gate.leaves.masking import register
 from ground_gate.report.types import Report
 
 TITLE = "ground-gate"
@@ -165,7 +165,7 @@ def _remember_number(path: Path, number: int, warn: Callable[[str], None]) -> No
 
 def mask_secrets(secrets: Iterable[str | None], out: TextIO | None = None) -> None:
     """Register the secrets with the runner's log masking, and with ours (every file and line
-    written: ground_gate/masking.py); call before anything is logged."""
+    written: ground_gate/leaves/masking.py); call before anything is logged."""
     for secret in secrets:
         if secret:
             add_mask(secret, out or sys.stdout)

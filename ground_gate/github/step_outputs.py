@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TextIO
 
-from ground_gate.errors import GitHubError
 from ground_gate.github.body_limit import fit_body
-from ground_gate.masking import mask
+from ground_gate.leaves.errors import GitHubError
+from ground_gate.leaves.masking import mask
 
 # The runner refuses to upload a step summary over 1 MiB ("upload aborted").
 # https://docs.github.com/en/actions/writing-workflows/choosing-what-your-workflow-does/workflow-commands-for-github-actions#step-isolation-and-limits
@@ -51,7 +51,7 @@ def say(line: str, out: TextIO) -> None:
 
 def annotate(level: str, message: str, out: TextIO, *, title: str | None = None) -> None:
     """An `::error::` / `::warning::` / `::notice::` annotation shown on the run's summary page
-    (secrets masked: ground_gate/masking.py)."""
+    (secrets masked: ground_gate/leaves/masking.py)."""
     props = {"title": mask(title)} if title else None
     print(command(level, mask(message), props), file=out)
 

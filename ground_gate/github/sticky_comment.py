@@ -7,11 +7,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO, TypeVar
 
-from ground_gate.errors import GitHubError
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubHTTPError, GitHubNetworkError
 from ground_gate.github.comments import GITHUB_ACTIONS_LOGIN, CommentResult, upsert_sticky
 from ground_gate.github.step_outputs import say
+from ground_gate.leaves.errors import GitHubError
 
 DOCS = "docs/github-action.md"
 REPORT_DIR = "ground-gate-report"

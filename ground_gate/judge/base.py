@@ -10,8 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, TypeVar
 
-from ground_gate.errors import JudgeError
-from ground_gate.usage import Usage
+from ground_gate.leaves.errors import JudgeError
+from ground_gate.leaves.usage import Usage
 
 E = TypeVar("E", bound=JudgeError)
 _SPENT = "judge_usage"

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ground_gate.config.model import Budget, JudgeConfig, Prices
-from ground_gate.errors import JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage
+from ground_gate.leaves.errors import JudgeUnavailableError
 
 # Characters per token of English text, and the chat template's tokens around each message.
 # 4.4: the local judge's tokenizer on the demo's prompts; on news articles it counts about 8%

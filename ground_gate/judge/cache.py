@@ -4,7 +4,7 @@ Content addressing makes invalidation automatic (any change to model, parameters
 prompt version is a new key) and lets concurrent runs share a directory: each entry is written
 to a temporary file and renamed into place, so a reader sees a whole entry or none.
 A damaged entry is a miss, and the next put replaces it: one that is not JSON, or whose numbers
-break their ranges (a NaN log-probability, a negative token count: ground_gate/ranges.py), or
+break their ranges (a NaN log-probability, a negative token count: ground_gate/leaves/ranges.py), or
 whose text no UTF-8 file can hold, is asked again rather than replayed.
 
 Entries are readable by everyone the umask allows (0644 by default), not mkstemp's 0600: the
@@ -31,9 +31,9 @@ from typing import Any
 from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest
 from ground_gate.judge.response import MalformedResponse, top_logprobs
 from ground_gate.judge.structured import validation_error
-from ground_gate.masking import mask
-from ground_gate.usage import Usage
-from ground_gate.writable import writable_value
+from ground_gate.leaves.masking import mask
+from ground_gate.leaves.usage import Usage
+from ground_gate.leaves.writable import writable_value
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import openai
 
-from ground_gate.errors import ConfigError, JudgeUnavailableError
 from ground_gate.judge.transport import bounded_http_client
+from ground_gate.leaves.errors import ConfigError, JudgeUnavailableError
 
 DEFAULT_OPENAI_BASE_URL = "https://api.openai.com/v1"
 # Local and self-hosted servers ignore the key, but the SDK insists on having one.

@@ -18,12 +18,12 @@ import openai
 from ground_gate.config.model import JudgeConfig
 from ground_gate.config.providers import requests_at_once
 from ground_gate.config.rules import check_api_key
-from ground_gate.errors import ConfigError
 from ground_gate.judge.base import JUDGE, Judge, Speaker
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.leaves.errors import ConfigError
 
 if TYPE_CHECKING:
     from ground_gate.local.registry import Throughput
@@ -179,9 +179,9 @@ def _local_server(
     config: JudgeConfig, echo: Callable[[str], None], speaker: Speaker = JUDGE
 ) -> LocalServer:
     """A server, not started yet, on the model file (found, or downloaded and verified)."""
+    from ground_gate.leaves.progress import ByteProgress
     from ground_gate.local.resolve import resolve_model
     from ground_gate.local.server import HOST, LocalServer
-    from ground_gate.progress import ByteProgress
 
     renderer = ByteProgress()
     try:

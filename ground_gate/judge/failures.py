@@ -27,12 +27,12 @@ from typing import Any
 
 import openai
 
-from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.inert import inert
 from ground_gate.judge.base import JUDGE, Speaker, UnusableReplyError
 from ground_gate.judge.response import MalformedResponse
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
 from ground_gate.judge.structured import mentions_response_format
+from ground_gate.leaves.errors import JudgeError, JudgeUnavailableError
+from ground_gate.leaves.inert import inert
 
 
 class Failure(StrEnum):

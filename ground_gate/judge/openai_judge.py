@@ -24,7 +24,6 @@ from typing import Any, Literal
 
 import openai
 
-from ground_gate.errors import GroundGateError, JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import (
     JUDGE,
     ChatMessage,
@@ -48,8 +47,9 @@ from ground_gate.judge.failures import (
 from ground_gate.judge.repair import valid_data
 from ground_gate.judge.request_body import StructuredFormat, chat_arguments, format_for
 from ground_gate.judge.response import MalformedResponse, Reply, read_reply
-from ground_gate.usage import Usage
-from ground_gate.writable import Notice
+from ground_gate.leaves.errors import GroundGateError, JudgeError, JudgeUnavailableError
+from ground_gate.leaves.usage import Usage
+from ground_gate.leaves.writable import Notice
 
 log = logging.getLogger(__name__)
 

@@ -1,7 +1,7 @@
 """Structured output with one repair: a reply that holds no schema-valid JSON value is sent back
 once with the problem named; a second failure is an unusable reply (counted in Usage).
 
-What comes back is made writable (ground_gate/writable.py): the JSON may spell a lone
+What comes back is made writable (ground_gate/leaves/writable.py): the JSON may spell a lone
 surrogate as an escape even when the reply's text is plain ASCII.
 """
 
@@ -13,8 +13,8 @@ from typing import Any
 from ground_gate.judge.base import ChatMessage, JudgeRequest, Speaker, UnusableReplyError
 from ground_gate.judge.response import Reply
 from ground_gate.judge.structured import StructuredOutputError, parse_and_validate, repair_message
-from ground_gate.usage import Usage
-from ground_gate.writable import writable_value
+from ground_gate.leaves.usage import Usage
+from ground_gate.leaves.writable import writable_value
 
 # One request with these messages, retried as the failure table says.
 Call = Callable[[Sequence[ChatMessage]], Awaitable[Reply]]

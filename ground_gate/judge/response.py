@@ -2,11 +2,11 @@
 
 Servers differ in what they fill in (llama.cpp may omit usage details, some omit logprobs), so
 a missing field is read as absent. A field that is there is checked where it enters
-(ground_gate/ranges.py): a body without a list of choices, non-text content, a log-probability
-that is not one (NaN, Infinity, 1000.0), alternatives whose probabilities add up to more than
-1, or a token count that is not a count (negative, fractional, absurdly large) make the
-response malformed, and the judge retries it as the failure table says; it is never read as
-a verdict. Text that UTF-8 cannot hold (lone surrogates) is made writable here.
+(ground_gate/leaves/ranges.py): a body without a list of choices, non-text content, a
+log-probability that is not one (NaN, Infinity, 1000.0), alternatives whose probabilities add
+up to more than 1, or a token count that is not a count (negative, fractional, absurdly large)
+make the response malformed, and the judge retries it as the failure table says; it is never
+read as a verdict. Text that UTF-8 cannot hold (lone surrogates) is made writable here.
 """
 
 from __future__ import annotations
@@ -17,9 +17,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ground_gate.judge.base import quote_reply
-from ground_gate.ranges import NumberError, check_count, check_log_probability, check_probability
-from ground_gate.usage import Usage
-from ground_gate.writable import writable
+from ground_gate.leaves.ranges import (
+    NumberError,
+    check_count,
+    check_log_probability,
+    check_probability,
+)
+from ground_gate.leaves.usage import Usage
+from ground_gate.leaves.writable import writable
 
 # Alternatives asked for per generated token (the most OpenAI returns).
 TOP_LOGPROBS = 20

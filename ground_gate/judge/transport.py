@@ -2,7 +2,7 @@
 
 httpx would inflate a gzip body whole before the SDK parses it: a 10 MB gzip bomb becomes
 gigabytes and a MemoryError. Here a response hook, run before the body is read, takes the
-decoding over: Content-Encoding is undone 64 KiB at a time (ground_gate/capped.py) and the
+decoding over: Content-Encoding is undone 64 KiB at a time (ground_gate/leaves/capped.py) and the
 body stops at MAX_RESPONSE_BYTES. The error it raises is an OpenAIError, which the SDK passes
 on as it is, and the judge's failure table reads it as a malformed response (retried, never a
 verdict). Hooks rather than a transport of our own: the SDK's client keeps the runner's
@@ -22,8 +22,8 @@ from typing import Any
 
 import openai
 
-from ground_gate.capped import ACCEPT_ENCODING, Inflater, TooLarge, UndecodableBody
 from ground_gate.judge.response import MalformedResponse
+from ground_gate.leaves.capped import ACCEPT_ENCODING, Inflater, TooLarge, UndecodableBody
 
 # The largest chat completion the judge reads: a verdict is a few hundred bytes, and a reply of
 # 1,000 tokens with 20 alternatives each is about 2 MB.

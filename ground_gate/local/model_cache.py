@@ -15,9 +15,9 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.progress import ProgressFn
 from ground_gate.local.registry import KnownModel
-from ground_gate.progress import ProgressFn
 
 try:  # POSIX only; without it concurrent pulls are merely not serialised
     import fcntl

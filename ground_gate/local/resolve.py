@@ -11,7 +11,8 @@ import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.progress import ProgressFn
 from ground_gate.local import model_cache
 from ground_gate.local.downloads import (
     HubDownload,
@@ -23,7 +24,6 @@ from ground_gate.local.downloads import (
 )
 from ground_gate.local.model_cache import default_model_dir
 from ground_gate.local.registry import KNOWN_MODELS, KnownModel
-from ground_gate.progress import ProgressFn
 
 GGUF_MAGIC = b"GGUF"
 

@@ -2,10 +2,11 @@
 
 The server runs in its own process group, on a free port, with its output in a temporary log.
 It is stopped on every exit path: leaving the `with` block or calling `stop()` (normally or by
-an exception, Ctrl-C included, and SIGTERM/SIGHUP, which the CLI's one signal policy in
-`ground_gate.exit_codes` turns into KeyboardInterrupt), interpreter exit (atexit), and, as a last
-resort, the death of ground-gate itself: the child watches its parent and exits when it is
-re-parented, so even `kill -9` leaves no orphan. This module installs no signal handler.
+an exception, Ctrl-C included, and SIGTERM/SIGHUP, which the CLI's one signal policy
+in `ground_gate.leaves.exit_codes` turns into KeyboardInterrupt), interpreter exit
+(atexit), and, as a last resort, the death of ground-gate itself: the child watches its
+parent and exits when it is re-parented, so even `kill -9` leaves no orphan. This module
+installs no signal handler.
 """
 
 from __future__ import annotations
@@ -28,9 +29,9 @@ from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.process_group import own_group, signal_group
 from ground_gate.local.bootstrap import MISSING_MODULE_EXIT
-from ground_gate.process_group import own_group, signal_group
 
 HOST = "127.0.0.1"
 SERVER_MODULE = "llama_cpp.server"

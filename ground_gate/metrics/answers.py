@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from ground_gate.config.model import AnswersConfig
 from ground_gate.config.scores import ANSWER_SCORES
 from ground_gate.datasets import Sample
+from ground_gate.leaves.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, UnitResult
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, addressed_units, best_support
 from ground_gate.metrics.declines import information_probability, says_nothing
 from ground_gate.metrics.logprobs import yes_probability
-from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, UnitResult
 
 RESPONSE_SHOWN = 300  # characters of the response its unit carries
 

@@ -15,13 +15,19 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from ground_gate.datasets import Sample
-from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, Judge, JudgeRequest, usage_of
+from ground_gate.leaves.errors import JudgeError
+from ground_gate.leaves.results import (
+    ADDRESSED_TO_JUDGE,
+    HIDDEN_TEXT,
+    MetricResult,
+    Status,
+    UnitResult,
+)
+from ground_gate.leaves.sentences import split_sentences
+from ground_gate.leaves.usage import Usage
 from ground_gate.metrics.invisible import INVISIBLE, has_words
 from ground_gate.metrics.styles import UNCERTAIN
-from ground_gate.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, Status, UnitResult
-from ground_gate.sentences import split_sentences
-from ground_gate.usage import Usage
 
 T = TypeVar("T")
 

@@ -31,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ground_gate.judge.base import Completion
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, together
 from ground_gate.metrics.passages import GAP, STOPWORDS, content_words, focus, words
@@ -43,7 +44,6 @@ from ground_gate.metrics.quantities import (
     quantities,
     resolved,
 )
-from ground_gate.sentences import split_sentences
 
 FILL_TOKENS = 16  # a value, a name or a date: a few words
 _NAME = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+|von\s+)?[A-Z][\w'\-]*)*")

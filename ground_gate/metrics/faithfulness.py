@@ -15,13 +15,13 @@ from dataclasses import dataclass, field
 
 from ground_gate.config.model import FaithfulnessConfig
 from ground_gate.datasets import Sample
+from ground_gate.leaves.results import MetricResult, UnitResult
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
 from ground_gate.metrics.logprobs import yes_probability
 from ground_gate.metrics.off_source import apart_units
 from ground_gate.metrics.statements import Extraction, extract_statements
-from ground_gate.results import MetricResult, UnitResult
 
 
 @dataclass(frozen=True)

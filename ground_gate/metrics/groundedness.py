@@ -37,6 +37,14 @@ from dataclasses import dataclass, field, replace
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import Judge
+from ground_gate.leaves.results import (
+    OFF_SOURCE,
+    SWAPPED_FACT,
+    MetricResult,
+    UnitResult,
+    without_judge,
+)
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics import facts, prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import (
@@ -57,14 +65,6 @@ from ground_gate.metrics.off_source import REASON, off_source
 from ground_gate.metrics.passages import GAP, focus, focus_row
 from ground_gate.metrics.quotes import anchor, closest
 from ground_gate.metrics.statements import extract_statements
-from ground_gate.results import (
-    OFF_SOURCE,
-    SWAPPED_FACT,
-    MetricResult,
-    UnitResult,
-    without_judge,
-)
-from ground_gate.sentences import split_sentences
 
 SUPPORTED_AT = 0.5
 EVIDENCE_TOKENS = 96

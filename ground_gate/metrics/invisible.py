@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ground_gate.invisible_chars import is_invisible
+from ground_gate.leaves.invisible_chars import is_invisible
 
 TAG_CHARACTERS = "tag characters"
 INVISIBLE = "invisible characters"

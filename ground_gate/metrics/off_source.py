@@ -30,11 +30,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ground_gate.leaves.results import OFF_SOURCE, UnitResult
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics.base import RowSession, together
 from ground_gate.metrics.declines import INFORMS_AT, information_probability
 from ground_gate.metrics.passages import STOPWORDS, word_stems, words
-from ground_gate.results import OFF_SOURCE, UnitResult
-from ground_gate.sentences import split_sentences
 
 # the detail of a unit decided "not in source" this way (no judge call read it)
 REASON = "shares no word with the source"

@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from ground_gate.sentences import split_sentences
+from ground_gate.leaves.sentences import split_sentences
 
 FOCUS_FROM_CHARS = 1500
 TOP_SENTENCES = 3

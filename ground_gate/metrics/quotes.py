@@ -19,8 +19,8 @@ import functools
 import re
 from collections.abc import Callable
 
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics.passages import content_words, words
-from ground_gate.sentences import split_sentences
 
 MIN_WORD_OVERLAP = 0.5
 _WORD = re.compile(r"\w+")

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 from ground_gate.config.model import RatingConfig
 from ground_gate.datasets import Sample
+from ground_gate.leaves.results import MetricResult, UnitResult
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
@@ -35,8 +37,6 @@ from ground_gate.metrics.declines import (
     says_nothing,
 )
 from ground_gate.metrics.logprobs import expected_rating
-from ground_gate.results import MetricResult, UnitResult
-from ground_gate.sentences import split_sentences
 
 LOWEST = 1.0
 MIDDLE = 3.0  # a sentence rated below this is asked whether it holds information at all

@@ -26,13 +26,13 @@ from dataclasses import dataclass, field, replace
 
 from ground_gate.config.model import SummaryAccuracyConfig
 from ground_gate.datasets import Sample
+from ground_gate.leaves.results import HIDDEN_TEXT, MetricResult, UnitResult
 from ground_gate.metrics import prompts
 from ground_gate.metrics.aggregation import ANSWERS, answer_pair_probabilities, combine
 from ground_gate.metrics.base import RowSession, addressed_units, best_support, together
 from ground_gate.metrics.logprobs import choice_distribution
 from ground_gate.metrics.off_source import Parted, apart_units, part
 from ground_gate.metrics.styles import UNCERTAIN
-from ground_gate.results import HIDDEN_TEXT, MetricResult, UnitResult
 
 VERDICTS = ("agree", "hallucinated", "contradicted")  # in the order of `scores`
 QUESTION_TOKENS_EACH = 40

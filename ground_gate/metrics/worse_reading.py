@@ -30,10 +30,10 @@ from dataclasses import replace
 
 from ground_gate.config.scores import LOWER_IS_BETTER, SCORE_NAMES
 from ground_gate.datasets import Sample
+from ground_gate.leaves.results import MetricResult, Reading
+from ground_gate.leaves.usage import Usage
 from ground_gate.metrics.declines import says_nothing
 from ground_gate.metrics.styles import UNCERTAIN
-from ground_gate.results import MetricResult, Reading
-from ground_gate.usage import Usage
 
 _TIE = 1e-9
 MAX_ALONE = 6  # passages of a response with nothing surely visible, each read alone

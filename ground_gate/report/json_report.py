@@ -14,8 +14,8 @@ from typing import cast
 
 from ground_gate import __version__
 from ground_gate.config.model import Threshold
-from ground_gate.gate import BaselineVerdict, GateResult, Verdict, failing_rows
-from ground_gate.record import BudgetRecord, DatasetRecord, RowKey, RowTexts, RunRecord
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
 from ground_gate.report.schema import SCHEMA_VERSION
 from ground_gate.report.types import (
     BaselineEntry,
@@ -36,8 +36,8 @@ from ground_gate.report.types import (
     UsageCounts,
     UsageSummary,
 )
-from ground_gate.results import MetricResult, RowResult, UnitResult
-from ground_gate.usage import Usage
+from ground_gate.verdict.gate import BaselineVerdict, GateResult, Verdict, failing_rows
+from ground_gate.verdict.record import BudgetRecord, DatasetRecord, RowKey, RowTexts, RunRecord
 
 # Characters of each field a row's `text` keeps: enough for the page to show a document and
 # its highlighted evidence, bounded so that 1,000 rows of long documents stay a few MB.

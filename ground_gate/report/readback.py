@@ -12,9 +12,12 @@ from datetime import datetime
 
 from ground_gate.config.model import DEFAULT_CONFIDENCE, Threshold
 from ground_gate.config.scores import METRIC_OF_SCORE
-from ground_gate.dataset_scores import RowScores, row_scores
-from ground_gate.provenance import Source
-from ground_gate.record import (
+from ground_gate.leaves.provenance import Source
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
+from ground_gate.report.types import MetricEntry, Report, RowEntry, UnitEntry, UsageCounts
+from ground_gate.verdict.dataset_scores import RowScores, row_scores
+from ground_gate.verdict.record import (
     BudgetRecord,
     ConfigIdentity,
     DatasetRecord,
@@ -23,9 +26,6 @@ from ground_gate.record import (
     RunRecord,
     ShardPlace,
 )
-from ground_gate.report.types import MetricEntry, Report, RowEntry, UnitEntry, UsageCounts
-from ground_gate.results import MetricResult, RowResult, UnitResult
-from ground_gate.usage import Usage
 
 
 def _usage(raw: UsageCounts) -> Usage:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ground_gate.datasets import Sample
-from ground_gate.usage import Usage
+from ground_gate.leaves.usage import Usage
 
 # A row's failure message names the target; the runner's error rows say "target:" first so a
 # reader tells them from the judge's errors.

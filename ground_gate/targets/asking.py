@@ -14,12 +14,12 @@ import httpx
 
 from ground_gate.config.model import TargetConfig
 from ground_gate.datasets import Sample
-from ground_gate.errors import TargetError
 from ground_gate.judge.base import Judge
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.factory import open_judge
-from ground_gate.progress import RowProgress
+from ground_gate.leaves.errors import TargetError
+from ground_gate.leaves.progress import RowProgress
 from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.cache import AnswerCache
 from ground_gate.targets.command import ask_command

@@ -30,16 +30,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ground_gate.datasets import Sample
-from ground_gate.errors import TargetError
-from ground_gate.inert import inert
-from ground_gate.json_keys import DuplicateKeyError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
+from ground_gate.leaves.errors import TargetError
+from ground_gate.leaves.inert import inert
+from ground_gate.leaves.json_keys import DuplicateKeyError
+from ground_gate.leaves.usage import Usage
 from ground_gate.targets.answers import Answer
 from ground_gate.targets.command_process import MAX_LINE_BYTES, Child, start
 from ground_gate.targets.reply import reply_json
 from ground_gate.targets.templates import row_values
-from ground_gate.usage import Usage
 
 STDERR_LINES = 5  # quoted in a message
 STDERR_KEEP_BYTES = 64 * 1024

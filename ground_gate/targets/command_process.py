@@ -19,8 +19,8 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ground_gate import process_tree
-from ground_gate.process_group import own_group, signal_group
+from ground_gate.leaves import process_tree
+from ground_gate.leaves.process_group import own_group, signal_group
 
 MAX_LINE_BYTES = 16 * 1024 * 1024
 START_S = 30.0  # the supervisor says whether the command started (an interpreter starting)

@@ -24,16 +24,16 @@ import jmespath
 
 from ground_gate.config.model import HttpTarget
 from ground_gate.datasets import Sample
-from ground_gate.errors import ConfigError, TargetError
-from ground_gate.json_keys import DuplicateKeyError
 from ground_gate.judge.base import quote_reply
 from ground_gate.judge.budget import SpendingLimit
 from ground_gate.judge.failures import Failure, classify_status, server_message
 from ground_gate.judge.retry import backoff_delay, retry_after_seconds
+from ground_gate.leaves.errors import ConfigError, TargetError
+from ground_gate.leaves.json_keys import DuplicateKeyError
+from ground_gate.leaves.usage import Usage
 from ground_gate.targets.answers import Answer
 from ground_gate.targets.reply import reply_json
 from ground_gate.targets.templates import Template, parse, render, row_values
-from ground_gate.usage import Usage
 
 MAX_REPLY_BYTES = 10_000_000
 _ALONE = re.compile(r"\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}")

@@ -18,9 +18,9 @@ import yaml
 from ground_gate.config.model import PromptTarget
 from ground_gate.config.target import MAX_PROMPT_BYTES, PROMPT_FILE
 from ground_gate.datasets import Sample
-from ground_gate.errors import ConfigError, JudgeError, JudgeUnavailableError, TargetError
-from ground_gate.file_reader import Unreadable, problem, read_capped
 from ground_gate.judge.base import ChatMessage, Judge, JudgeRequest, Role, Speaker
+from ground_gate.leaves.errors import ConfigError, JudgeError, JudgeUnavailableError, TargetError
+from ground_gate.leaves.file_reader import Unreadable, problem, read_capped
 from ground_gate.targets.answers import Answer
 from ground_gate.targets.templates import Template, parse, render, row_values
 

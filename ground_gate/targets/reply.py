@@ -21,10 +21,10 @@ from typing import Any
 from ground_gate.config.model import Limits
 from ground_gate.datasets.formats import Row
 from ground_gate.datasets.limits import check_row
-from ground_gate.errors import DatasetError
-from ground_gate.json_keys import unique_keys
+from ground_gate.leaves.errors import DatasetError
+from ground_gate.leaves.json_keys import unique_keys
+from ground_gate.leaves.writable import writable
 from ground_gate.targets.answers import Answer
-from ground_gate.writable import writable
 
 MAX_CONTEXTS = 1_000  # retrieved passages of one reply; a RAG app sends a handful
 

@@ -24,7 +24,7 @@ from jinja2 import StrictUndefined, TemplateError, TemplateSyntaxError, meta, no
 from jinja2.sandbox import SandboxedEnvironment
 
 from ground_gate.datasets import CANDIDATES, Sample
-from ground_gate.errors import ConfigError
+from ground_gate.leaves.errors import ConfigError
 
 ROLES = ("id", "question", "context")
 

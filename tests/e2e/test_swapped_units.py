@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from ground_gate.commands.run import RunOptions, execute
-from ground_gate.report_files import ReportFiles
+from ground_gate.stages.report_files import ReportFiles
 
 pytestmark = pytest.mark.e2e
 

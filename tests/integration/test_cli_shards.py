@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner, Result
 
-from ground_gate.report.selection import shown_rows
+from ground_gate.review.selection import shown_rows
 from tests.integration.fake_openai import FakeOpenAI, judge_yaml
 from tests.integration.test_cli_run import grade
 

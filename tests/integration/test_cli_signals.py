@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ground_gate.exit_codes import FORCED_EXIT_GRACE_S
+from ground_gate.leaves.exit_codes import FORCED_EXIT_GRACE_S
 from tests.integration.fake_openai import FakeOpenAI, Reply
 from tests.integration.test_cli_run import grade, write_project
 from tests.integration.test_local_server import HERE, REPO, port_closed, wait_gone
@@ -63,7 +63,7 @@ import sys, time
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
 from pathlib import Path
-from ground_gate.exit_codes import install_signal_policy
+from ground_gate.leaves.exit_codes import install_signal_policy
 from test_local_server import fake_server
 install_signal_policy()
 tmp, how = Path(sys.argv[3]), sys.argv[4]

@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.report.markdown import render_markdown
+from ground_gate.render.markdown import render_markdown
 from tests.integration import fake_openai
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import (

@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ground_gate.report.formatting import score_cell, threshold_text
-from ground_gate.report.terminal import columns, verdict_line
+from ground_gate.render.terminal import columns, verdict_line
+from ground_gate.review.formatting import score_cell, threshold_text
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
 from tests.integration.target_app import command, model_and_judge
 from tests.integration.test_cli_run import grade, write_project
@@ -190,7 +190,7 @@ def test_version__imports_no_judge_client_nor_the_pipeline():
         "except SystemExit:\n    pass\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in "
         "('openai', 'jsonschema', 'nltk', 'httpx') or m in "
-        "('ground_gate.commands.run', 'ground_gate.report_files', 'ground_gate.metrics', "
+        "('ground_gate.commands.run', 'ground_gate.stages.report_files', 'ground_gate.metrics', "
         "'ground_gate.local.commands')))"
     )
     out = subprocess.run(

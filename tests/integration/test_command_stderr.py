@@ -18,8 +18,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ground_gate.datasets import Sample
+from ground_gate.leaves.usage import Usage
 from ground_gate.targets.command import ask_command
-from ground_gate.usage import Usage
 from tests.hostile.command_trees import STDERR as HOSTILE_STDERR
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import config_text, model_and_judge, write_questions

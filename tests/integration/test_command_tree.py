@@ -23,8 +23,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ground_gate.datasets import Sample
+from ground_gate.leaves.usage import Usage
 from ground_gate.targets.command import Exchange, ask_command
-from ground_gate.usage import Usage
 from tests.hostile.command_trees import TREES
 
 TREE_COMMAND = Path(__file__).with_name("tree_command.py")
@@ -171,7 +171,7 @@ def test_command_tree__without_the_supervisor_the_process_group_still_ends(
     """Where there is no supervisor (not Linux), the command's process group is what ends:
     a child that stays in it and holds stdout neither holds the exchange past the deadline
     nor outlives it."""
-    monkeypatch.setattr("ground_gate.process_tree.available", lambda: False)
+    monkeypatch.setattr("ground_gate.leaves.process_tree.available", lambda: False)
     child = {"setsid": False, "double_fork": False, "ignore_term": True, "hold": "both",
              "forever": True, "children": []}  # fmt: skip
     (tmp_path / "pids").mkdir()

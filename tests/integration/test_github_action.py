@@ -20,10 +20,10 @@ import pytest
 from ground_gate.action import pull_request_report, render_claim
 from ground_gate.action_endings import publish, publish_artifact, report_paths
 from ground_gate.action_settings import Settings
-from ground_gate.exit_codes import exit_code
 from ground_gate.github.body_limit import COMMENT_LIMIT_CHARS
 from ground_gate.github.client import GitHubClient
 from ground_gate.github.publish import PublishResult
+from ground_gate.leaves.exit_codes import exit_code
 from tests.action_env import FIXTURES, REPO, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 
@@ -421,7 +421,7 @@ def test_publish__report_over_the_comment_limit_is_trimmed(
 def test_publish__hostile_dataset_text_is_posted_exactly_as_rendered(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
-    from ground_gate.report.escape import cell
+    from ground_gate.render.escape import cell
 
     hostile = (
         "Price | $0 </details><script>alert(1)</script>\n```\nfenced\n``` cc @octo-org/security"
@@ -616,7 +616,7 @@ def test_publish_artifact__a_forged_pr_number_is_not_commented(
 def test_publish_artifact__missing_artifact_is_a_config_error(
     tmp_path: Path, fake: FakeGitHub
 ) -> None:
-    from ground_gate.errors import ConfigError
+    from ground_gate.leaves.errors import ConfigError
 
     run = new_run(tmp_path, fake, event="workflow_run", fixture="workflow_run_fork.json")
     with pytest.raises(ConfigError) as caught:

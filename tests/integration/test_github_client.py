@@ -4,8 +4,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from ground_gate.errors import GitHubError
 from ground_gate.github.client import GitHubClient, GitHubHTTPError, GitHubNetworkError
+from ground_gate.leaves.errors import GitHubError
 from tests.integration.fake_github import FakeGitHub
 
 REPO = "octo-org/octo-repo"

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.report.escape import ZWSP
+from ground_gate.render.escape import ZWSP
 from tests.action_env import FIXTURES, action_env, file_commands
 from tests.integration.fake_github import FakeGitHub
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ground_gate.exit_codes import exit_code
 from ground_gate.github.client import MAX_PAGES
+from ground_gate.leaves.exit_codes import exit_code
 from tests.integration.fake_github import REPO_ID, FakeGitHub, Raw
 from tests.integration.test_github_action import (
     MARKDOWN,

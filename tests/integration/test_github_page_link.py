@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from ground_gate.action_post import run_post
-from ground_gate.report.anchors import row_link
-from ground_gate.report.markdown import render_markdown
-from ground_gate.report.selection import DEFAULT_WORST_ROWS
+from ground_gate.render.anchors import row_link
+from ground_gate.render.markdown import render_markdown
+from ground_gate.review.selection import DEFAULT_WORST_ROWS
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.test_github_entrypoint import TOKEN, action_env, invoke
 

@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage, JudgeRequest
 from ground_gate.judge.clients import build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
 from ground_gate.judge.transport import MAX_RESPONSE_BYTES
+from ground_gate.leaves.errors import JudgeUnavailableError
 from tests.integration.fake_openai import FakeOpenAI, Reply, completion
 
 BOMB_GIB = 2

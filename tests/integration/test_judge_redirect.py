@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from ground_gate.errors import GroundGateError
 from ground_gate.judge.base import ChatMessage, JudgeRequest
 from ground_gate.judge.clients import build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.leaves.errors import GroundGateError
 from tests.integration.fake_openai import FakeOpenAI, Reply, completion
 
 

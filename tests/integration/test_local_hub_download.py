@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
 from ground_gate.local.downloads import http_download
 from ground_gate.local.registry import KnownModel
 from ground_gate.local.resolve import resolve_model

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
 from ground_gate.local.model_cache import cached_status
 from ground_gate.local.registry import known_model
 from ground_gate.local.server import LocalServer
@@ -177,7 +177,7 @@ PARENT_SCRIPT = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
 sys.path.insert(0, sys.argv[2])
-from ground_gate.exit_codes import install_signal_policy
+from ground_gate.leaves.exit_codes import install_signal_policy
 from test_local_server import fake_server
 from pathlib import Path
 install_signal_policy()
@@ -220,7 +220,7 @@ def test_local_server__stopped_when_ground_gate_gets_a_signal(
 def test_local_server__installs_no_signal_handler_of_its_own(
     model_file: Path, tmp_path: Path
 ) -> None:
-    # The CLI's policy (ground_gate.exit_codes) is the only one; a server used without it leaves
+    # The CLI's policy (ground_gate.leaves.exit_codes) is the only one; a server used without it leaves
     # the default dispositions alone.
     sigs = (signal.SIGTERM, signal.SIGHUP)
     previous = {sig: signal.signal(sig, signal.SIG_DFL) for sig in sigs}

@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from ground_gate.config.model import JudgeConfig
-from ground_gate.errors import JudgeUnavailableError, ModelError
 from ground_gate.judge.base import ChatMessage, JudgeRequest
 from ground_gate.judge.factory import open_judge
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.leaves.errors import JudgeUnavailableError, ModelError
 from tests.integration.fake_openai import FakeOpenAI, completion
 
 KEY = "sk-test-0123456789abcdef"

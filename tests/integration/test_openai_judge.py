@@ -16,13 +16,13 @@ import pytest
 from openai.types.chat import ChatCompletion
 
 from ground_gate.config.model import Budget
-from ground_gate.errors import JudgeError, JudgeUnavailableError, ModelError
 from ground_gate.judge.base import ChatMessage, JudgeRequest, UnusableReplyError
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.judge.cache import JudgeCache
 from ground_gate.judge.clients import build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
-from ground_gate.usage import Usage
+from ground_gate.leaves.errors import JudgeError, JudgeUnavailableError, ModelError
+from ground_gate.leaves.usage import Usage
 from tests.integration.fake_openai import (
     FakeOpenAI,
     Reply,
@@ -525,7 +525,7 @@ async def test_openai_judge__a_cache_entry_without_a_recorded_cost_is_still_a_hi
     assert server.request_count == 1
 
 
-# Entries the judge never writes: each breaks a range of ground_gate/ranges.py, or holds text
+# Entries the judge never writes: each breaks a range of ground_gate/leaves/ranges.py, or holds text
 # no UTF-8 file can (a lone surrogate). Each is discarded and the judge asked again.
 HOSTILE_ENTRIES = {
     "logprob-nan": '{"text": "Yes", "top_logprobs": [{"Yes": NaN}], "data": null}',

@@ -17,7 +17,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ground_gate.cli import cli
-from ground_gate.own_files import is_own
+from ground_gate.leaves.own_files import is_own
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import COMMAND, config_text, model_and_judge, write_questions

@@ -158,8 +158,8 @@ def test_page__follows_the_dark_colour_scheme(page_file):
 @pytest.fixture(scope="module")
 def reviewer_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """The page `run --baseline` writes: 200 rows, a fifth broken by the pull request."""
-    from ground_gate.report.baseline_rows import compare_rows
-    from ground_gate.report.html import render_html
+    from ground_gate.render.html import render_html
+    from ground_gate.review.baseline_rows import compare_rows
     from tests.reviewer_scenario import scenario
 
     baseline, report = scenario()
@@ -189,8 +189,8 @@ def test_page__starts_at_exactly_the_new_failures_since_the_baseline(reviewer_pa
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
-    from ground_gate.report.anchors import row_key
-    from ground_gate.report.changes import broke
+    from ground_gate.render.anchors import row_key
+    from ground_gate.review.changes import broke
 
     page, report = reviewer_page
     new = {row_key(c.row) for c in broke(report)}
@@ -368,7 +368,7 @@ return broken;
 
 
 def test_page__reads_at_1400_and_at_420_pixels(reviewer_page, tmp_path):
-    from ground_gate.report.html import render_html
+    from ground_gate.render.html import render_html
     from tests.reviewer_scenario import every_score
 
     page, report = reviewer_page

@@ -9,7 +9,7 @@ from ground_gate.action_settings import Settings, judge_overrides
 from ground_gate.config.model import Config, JudgeConfig, MetricsConfig
 from ground_gate.config.overrides import JudgeOverrides, with_overrides
 from ground_gate.datasets.shards import Shard
-from ground_gate.errors import ConfigError
+from ground_gate.leaves.errors import ConfigError
 from tests.action_env import FIXTURES, input_defaults
 
 

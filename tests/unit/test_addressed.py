@@ -11,7 +11,7 @@ from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
-from ground_gate.workload import as_judged
+from ground_gate.stages.workload import as_judged
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 
 ADDRESSED = [

@@ -8,16 +8,16 @@ from dataclasses import replace
 import pytest
 
 from ground_gate.config.model import AnswersConfig, GroundednessConfig, Threshold
-from ground_gate.dataset_scores import RowScores, summarise
 from ground_gate.datasets import Sample
-from ground_gate.gate import OnError, evaluate
 from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.leaves.results import MetricResult, RowResult
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.answers import Answers
 from ground_gate.metrics.declines import says_nothing
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
-from ground_gate.results import MetricResult, RowResult
+from ground_gate.verdict.dataset_scores import RowScores, summarise
+from ground_gate.verdict.gate import OnError, evaluate
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 
 SOURCE = "The Aero 3 runs for up to 120 minutes on one charge. A full recharge takes 4 hours."

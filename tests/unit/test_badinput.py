@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ground_gate.cli import cli
 from ground_gate.config.loader import load_config
 from ground_gate.datasets import load_samples
-from ground_gate.errors import ConfigError, DatasetError
+from ground_gate.leaves.errors import ConfigError, DatasetError
 from ground_gate.targets import prepare_target
 
 CORPUS = Path(__file__).resolve().parents[1] / "badinput"

@@ -11,10 +11,10 @@ import pytest
 
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Threshold
-from ground_gate.dataset_scores import PairedChange, paired_change, row_scores, summarise
-from ground_gate.gate import GateResult, evaluate, judge_change
-from ground_gate.results import MetricResult, RowResult
-from ground_gate.stats import bootstrap_bounds, bootstrap_ci
+from ground_gate.leaves.results import MetricResult, RowResult
+from ground_gate.leaves.stats import bootstrap_bounds, bootstrap_ci
+from ground_gate.verdict.dataset_scores import PairedChange, paired_change, row_scores, summarise
+from ground_gate.verdict.gate import GateResult, evaluate, judge_change
 
 SCORES = {"groundedness": ("groundedness",), "summary_accuracy": ("hallucination",)}
 

@@ -2,10 +2,10 @@ import json
 
 import pytest
 
-from ground_gate.agreement import Labelled, agreement, best_threshold, good_label
 from ground_gate.config.model import Threshold
-from ground_gate.errors import DatasetError
-from ground_gate.labels import read_labelled
+from ground_gate.leaves.errors import DatasetError
+from ground_gate.stages.labels import read_labelled
+from ground_gate.verdict.agreement import Labelled, agreement, best_threshold, good_label
 
 
 def test_best_threshold__separable_scores_reach_full_balanced_accuracy():

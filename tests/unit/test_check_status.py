@@ -2,7 +2,7 @@
 
 from typing import Any
 
-from ground_gate.report.check_status import (
+from ground_gate.review.check_status import (
     FAIL,
     NOISE,
     PASS,

@@ -25,7 +25,7 @@ from ground_gate.config.model import (
     Threshold,
 )
 from ground_gate.config.scores import SCORE_NAMES
-from ground_gate.errors import ConfigError
+from ground_gate.leaves.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 

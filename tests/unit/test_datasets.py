@@ -8,7 +8,7 @@ import pytest
 
 from ground_gate.config.model import DatasetConfig
 from ground_gate.datasets import Sample, iter_samples, load_samples
-from ground_gate.errors import DatasetError
+from ground_gate.leaves.errors import DatasetError
 
 
 @pytest.fixture(autouse=True)

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from ground_gate.errors import describe_json_value, describe_value
+from ground_gate.leaves.errors import describe_json_value, describe_value
 
 
 @pytest.mark.parametrize(

@@ -6,12 +6,12 @@ import pytest
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.leaves.results import SWAPPED_FACT
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.facts import Fact, find, number_value, read_answer, stated, swapped
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.quantities import quantities
-from ground_gate.report.formatting import unit_verdict
-from ground_gate.results import SWAPPED_FACT
+from ground_gate.review.formatting import unit_verdict
 from tests.fakes import FakeJudge, said, unit_of
 from tests.hostile.swapped_facts import MOVES, SAME, SWAPS, Swap
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.file_reader import Unreadable, read_capped
+from ground_gate.leaves.file_reader import Unreadable, read_capped
 
 
 def kind_of(path: Path, max_bytes: int = 100) -> tuple[str, int | None]:

@@ -1,10 +1,10 @@
 import pytest
 
 from ground_gate.config.model import Threshold
-from ground_gate.dataset_scores import ScoreSummary, summarise
-from ground_gate.gate import evaluate, failing_rows, judge_summary
-from ground_gate.results import MetricResult, RowResult
-from ground_gate.stats import balanced_accuracy, bootstrap_ci, f1, roc_auc
+from ground_gate.leaves.results import MetricResult, RowResult
+from ground_gate.leaves.stats import balanced_accuracy, bootstrap_ci, f1, roc_auc
+from ground_gate.verdict.dataset_scores import ScoreSummary, summarise
+from ground_gate.verdict.gate import evaluate, failing_rows, judge_summary
 
 
 def row(i: str, value: float | None, status: str = "ok", dataset: str = "d") -> RowResult:

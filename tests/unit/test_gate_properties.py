@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from ground_gate.config.model import SUBSTANCE_DEFAULT, Threshold
 from ground_gate.config.scores import SUBSTANCE
-from ground_gate.dataset_scores import row_scores, said_something, summarise
-from ground_gate.gate import evaluate, failing_rows
-from ground_gate.results import MetricResult, RowResult
+from ground_gate.leaves.results import MetricResult, RowResult
+from ground_gate.verdict.dataset_scores import row_scores, said_something, summarise
+from ground_gate.verdict.gate import evaluate, failing_rows
 
 SCORES = {"groundedness": ("groundedness",)}
 statuses = st.sampled_from(["ok", "no_claims", "error"])

@@ -4,7 +4,6 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import ConfigError
 from ground_gate.github.event import (
     load_event,
     pr_number,
@@ -12,6 +11,7 @@ from ground_gate.github.event import (
     workflow_run_head_sha,
     write_pr_number_file,
 )
+from ground_gate.leaves.errors import ConfigError
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "github"
 

@@ -5,6 +5,7 @@ import pytest
 
 from ground_gate.config.model import JudgeConfig
 from ground_gate.datasets import Sample
+from ground_gate.leaves.results import HIDDEN_TEXT
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.hidden import (
@@ -18,8 +19,7 @@ from ground_gate.metrics.hidden import (
 from ground_gate.metrics.invisible import INVISIBLE, TAG_CHARACTERS
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.styles import UNCERTAIN
-from ground_gate.results import HIDDEN_TEXT
-from ground_gate.workload import as_judged
+from ground_gate.stages.workload import as_judged
 from tests.fakes import FakeJudge, said, unit_of
 
 SAID = "The pump runs at 40 W."

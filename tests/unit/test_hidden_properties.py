@@ -26,6 +26,8 @@ from ground_gate.config.model import AnswersConfig, SummaryAccuracyConfig
 from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.datasets import Sample
 from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
 from ground_gate.metrics.answers import Answers
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
@@ -35,9 +37,7 @@ from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
 from ground_gate.metrics.worse_reading import MAX_ALONE, judged_on, worse
-from ground_gate.results import MetricResult, RowResult, UnitResult
-from ground_gate.runner import score_row
-from ground_gate.usage import Usage
+from ground_gate.stages.runner import score_row
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 from tests.hostile.hidden_styles import HIDING, VISIBLE
 

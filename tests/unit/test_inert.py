@@ -9,8 +9,8 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ground_gate.inert import inert
 from ground_gate.judge.failures import server_message
+from ground_gate.leaves.inert import inert
 
 HIDDEN = {"Cc", "Cf", "Cs", "Zl", "Zp"}
 # text dense in what a terminal acts on: escape sequences, C1, bidi and zero-width characters

@@ -15,9 +15,9 @@ from ground_gate.cli import cli
 from ground_gate.config.advice import advice
 from ground_gate.config.loader import load_config
 from ground_gate.datasets import iter_samples
-from ground_gate.errors import DatasetError
-from ground_gate.starter import Judge, config_text, guess_columns, workflow_text
-from ground_gate.starter.text import scalar
+from ground_gate.leaves.errors import DatasetError
+from ground_gate.stages.starter import Judge, config_text, guess_columns, workflow_text
+from ground_gate.stages.starter.text import scalar
 
 ROOT = Path(__file__).parents[2]
 ACTION_INPUTS = set(yaml.safe_load((ROOT / "action.yml").read_text(encoding="utf-8"))["inputs"])

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from ground_gate.cli import cli
 from ground_gate.config.loader import load_config
-from ground_gate.starter.text import config_value, workflow_value
+from ground_gate.stages.starter.text import config_value, workflow_value
 
 CANARY = "canary-value-of-a-variable"
 # Text a hostile column or flag would hold: interpolation, GitHub expressions, YAML's

@@ -1,8 +1,8 @@
-"""The characters no reader sees, defined once (ground_gate/invisible_chars.py)."""
+"""The characters no reader sees, defined once (ground_gate/leaves/invisible_chars.py)."""
 
 from __future__ import annotations
 
-from ground_gate.invisible_chars import invisible_ranges, is_invisible
+from ground_gate.leaves.invisible_chars import invisible_ranges, is_invisible
 
 
 def test_invisible_ranges__every_plane_scanned_holds_no_other() -> None:

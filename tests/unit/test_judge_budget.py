@@ -5,13 +5,13 @@ from __future__ import annotations
 import pytest
 
 from ground_gate.config.model import Budget, Prices
-from ground_gate.errors import JudgeUnavailableError
 from ground_gate.judge.base import ChatMessage
 from ground_gate.judge.budget import (
     BudgetExceededError,
     SpendingLimit,
     estimate_prompt_tokens,
 )
+from ground_gate.leaves.errors import JudgeUnavailableError
 
 PROMPT = (ChatMessage("system", "s" * 40), ChatMessage("user", "u" * 400))  # 100 tokens of text
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from ground_gate.errors import ConfigError, JudgeUnavailableError
 from ground_gate.judge.clients import PLACEHOLDER_API_KEY, build_azure_client, build_openai_client
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.leaves.errors import ConfigError, JudgeUnavailableError
 
 KEY = "sk-secret-abcdef0123456789"
 

@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from ground_gate.config.model import JudgeConfig
-from ground_gate.errors import ConfigError
 from ground_gate.judge.factory import local_throughput, open_judge, reuses_prefix
 from ground_gate.judge.openai_judge import OpenAIJudge
+from ground_gate.leaves.errors import ConfigError
 from ground_gate.local.registry import QWEN_CODER_0_5B, QWEN_CODER_1_5B
 
 KEY = "sk-secret-abcdef0123456789"

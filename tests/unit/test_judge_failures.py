@@ -7,7 +7,6 @@ import json
 import openai
 import pytest
 
-from ground_gate.errors import JudgeError, JudgeUnavailableError
 from ground_gate.judge.base import UnusableReplyError
 from ground_gate.judge.failures import (
     POLICY,
@@ -27,6 +26,7 @@ from ground_gate.judge.failures import (
 )
 from ground_gate.judge.response import MalformedResponse
 from ground_gate.judge.transport import SDK_HTTP
+from ground_gate.leaves.errors import JudgeError, JudgeUnavailableError
 
 URL = "http://127.0.0.1:9/v1/chat/completions"
 KEY = "sk-secret-abcdef0123456789"

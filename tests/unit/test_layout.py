@@ -12,134 +12,154 @@ from pathlib import Path
 
 ROOT = Path(__file__).parents[2] / "ground_gate"
 LEAVES: dict[str, tuple[str, ...]] = {
-    "errors": (), "sentences": (), "stats": (), "exit_codes": (), "progress": (),
-    "file_reader": (), "numbers": (),
+    "leaves.errors": (), "leaves.sentences": (), "leaves.stats": (), "leaves.exit_codes": (), "leaves.progress": (),
+    "leaves.file_reader": (), "leaves.numbers": (),
     # what enters is checked where it enters: numbers (ranges), text (writable), HTTP bodies
     # (capped); usage's counts are read back through the ranges
-    "ranges": ("errors",), "writable": (), "capped": (), "usage": ("ranges",),
+    "leaves.ranges": ("leaves.errors",), "leaves.writable": (), "leaves.capped": (), "leaves.usage": ("leaves.ranges",),
     # secrets masked in everything written: registered where read, applied by every writer
-    "masking": ("invisible_chars",),
+    "leaves.masking": ("leaves.invisible_chars",),
     # the characters no reader sees, defined once (metrics, masking and the report use them)
-    "invisible_chars": (),
+    "leaves.invisible_chars": (),
     # a child program and what it starts, ended as one group
-    "process_group": (),
+    "leaves.process_group": (),
     # a command and every process it starts, under a subreaper supervisor, ended as one tree
-    "process_tree": (),
+    "leaves.process_tree": (),
     # text from outside (a target's stderr, a quoted reply) with its control characters escaped
-    "inert": (),
+    "leaves.inert": (),
     # JSON objects with unique keys, wherever JSON enters
-    "json_keys": (),
+    "leaves.json_keys": (),
     # where a run was made (the CI's variables, else git): its commit, branch and CI run
-    "provenance": (),
+    "leaves.provenance": (),
     # whether a file at an output path is ground-gate's own earlier output of its kind
-    "own_files": ("file_reader", "json_keys"),
+    "leaves.own_files": ("leaves.file_reader", "leaves.json_keys"),
 }  # fmt: skip
 
-# Top to bottom: entry points, commands, stages, judging, data, leaves.
+# Top to bottom: entry points (the package's root), commands/, stages/, render/ (the renderers),
+# review/ (the pull request's review), report/ (the report's data), verdict/, github/
+# (publishing), targets/, judging (metrics/, judge/, local/), data (datasets/, config/), leaves/.
 ALLOWED: dict[str, tuple[str, ...]] = {
     # entry points: nothing imports them but __main__ -> cli
     "__main__": ("cli",),
     "cli": (
-        "cli_options", "cli_init", "console", "action", "commands", "report_files", "config",
-        "datasets", "local", "targets", "errors", "exit_codes", "masking",
+        "cli_options", "cli_init", "console", "action", "commands", "stages.report_files", "config",
+        "datasets", "local", "targets", "leaves.errors", "leaves.exit_codes", "leaves.masking",
     ),
     # `init`'s options, its work imported when it runs
     "cli_init": ("cli_options", "commands"),
-    "cli_options": ("datasets", "errors", "exit_codes", "masking"),
+    "cli_options": ("datasets", "leaves.errors", "leaves.exit_codes", "leaves.masking"),
     # what the commands print: the report, the summary for people at a terminal
-    "console": ("cli_options", "report_files", "report", "errors", "exit_codes", "masking"),
+    "console": ("cli_options", "stages.report_files", "report", "render", "leaves.errors", "leaves.exit_codes", "leaves.masking"),
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
-        "commands", "report_files", "github", "report", "action_endings", "action_settings",
-        "file_reader", "errors", "exit_codes",
+        "commands", "stages.report_files", "github", "report", "render", "action_endings", "action_settings",
+        "leaves.file_reader", "leaves.errors", "leaves.exit_codes",
     ),
     # each way the action ends, one function: Settings read here, github/ handed plain values
     "action_endings": ("github", "report", "action_settings"),
-    "selfcheck": ("local", "sentences"),
+    "selfcheck": ("local", "leaves.sentences"),
     # the post step re-renders the run's own report.json with its page's address
     "action_post": (
-        "github", "report", "report_files", "action_endings", "action_settings", "errors",
+        "github", "render", "stages.report_files", "action_endings", "action_settings", "leaves.errors",
     ),
     # the commands, side by side (none imports another: test_layout__commands_stand_apart)
     "commands": (
-        "config", "datasets", "judge", "metrics", "runner", "evidence", "workload", "planning",
-        "record", "report", "report_files", "results", "shard_merge", "agreement", "labels",
-        "answering", "targets", "starter", "file_reader", "errors", "exit_codes", "provenance",
+        "config", "datasets", "judge", "metrics", "stages.runner", "stages.evidence", "stages.workload", "stages.planning",
+        "verdict.record", "report", "review", "render", "stages.report_files", "leaves.results", "stages.shard_merge", "verdict.agreement", "stages.labels",
+        "stages.answering", "targets", "stages.starter", "leaves.file_reader", "leaves.errors", "leaves.exit_codes", "leaves.provenance",
     ),
     # `init`'s stage: a user's columns guessed, the starter config and workflow as text
-    "starter": ("datasets", "errors"),
+    "stages.starter": ("datasets", "leaves.errors"),
     # a run's report files, written in one place and read back by one strict reader
-    "report_files": (
-        "record", "report", "file_reader", "errors", "exit_codes", "masking", "json_keys",
-        "own_files",
+    "stages.report_files": (
+        "verdict.record", "report", "review", "render", "leaves.file_reader", "leaves.errors", "leaves.exit_codes", "leaves.masking", "leaves.json_keys",
+        "leaves.own_files",
     ),
     # shards' records joined into the unsharded run's
-    "shard_merge": ("record", "results", "usage", "target_record", "errors"),
+    "stages.shard_merge": ("verdict.record", "leaves.results", "leaves.usage", "stages.target_record", "leaves.errors"),
     # a target's entry in the record: made from what it answered, joined across shards
-    "target_record": ("targets", "errors"),
+    "stages.target_record": ("targets", "leaves.errors"),
     # what a run would ask of the judge: the metrics run through the runner on a judge that
     # answers from the cache or makes an answer up
-    "planning": (
-        "planning_judge", "runner", "evidence", "metrics", "judge", "datasets", "results",
-        "report", "config", "targets",
+    "stages.planning": (
+        "stages.planning_judge", "stages.runner", "stages.evidence", "metrics", "judge", "datasets", "leaves.results",
+        "review", "config", "targets",
     ),
     # the plan's judge: makes no call, counts what a run would ask
-    "planning_judge": ("judge", "datasets", "sentences"),
-    "workload": ("config", "datasets", "metrics", "errors"),
+    "stages.planning_judge": ("judge", "datasets", "leaves.sentences"),
+    "stages.workload": ("config", "datasets", "metrics", "leaves.errors"),
     # the step before scoring: each dataset's target answers its rows; what it could not
     # answer becomes error rows, its stop the run's, its record the report's `targets`
-    "answering": (
-        "targets", "target_record", "workload", "planning", "planning_judge", "runner", "results",
+    "stages.answering": (
+        "targets", "stages.target_record", "stages.workload", "stages.planning", "stages.planning_judge", "stages.runner", "leaves.results",
         "datasets",
-        "config", "errors",
+        "config", "leaves.errors",
     ),
     # the system under test, asked for each row's response: no metric, no report
     "targets": (
-        "judge", "datasets", "config", "progress", "errors", "usage", "file_reader",
-        "process_group", "process_tree", "inert", "writable", "json_keys",
+        "judge", "datasets", "config", "leaves.progress", "leaves.errors", "leaves.usage", "leaves.file_reader",
+        "leaves.process_group", "leaves.process_tree", "leaves.inert", "leaves.writable", "leaves.json_keys",
     ),
     # publishing to GitHub reads the JSON report only: no evaluation code, and plain values,
     # never the action's Settings
     # the report it is handed is read through its types (report/types.py), never rendered
-    "github": ("report", "errors", "capped", "masking", "runner_files"),
+    "github": ("report", "leaves.errors", "leaves.capped", "leaves.masking", "leaves.file_reader"),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
     # payload is read once, bounded (capped)
-    "action_settings": ("config", "datasets", "errors", "runner_files"),
-    # the event payload and the runner's output files, checked before any work
-    "runner_files": ("file_reader", "errors"),
+    "action_settings": ("config", "datasets", "leaves.errors", "github"),
     # evaluation
-    "evidence": ("runner", "metrics", "judge", "datasets", "results", "errors", "usage"),
-    "runner": ("metrics", "judge", "datasets", "results", "config", "progress", "errors", "usage"),
-    # the HTML page locates evidence in the source with metrics/quotes.py's own functions
-    "report": (
-        "record", "gate", "dataset_scores", "agreement", "results", "config", "metrics", "usage",
-        "numbers", "provenance", "invisible_chars",
+    "stages.evidence": ("stages.runner", "metrics", "judge", "datasets", "leaves.results", "leaves.errors", "leaves.usage"),
+    "stages.runner": ("metrics", "judge", "datasets", "leaves.results", "config", "leaves.progress", "leaves.errors", "leaves.usage"),
+    # the renderers: markup around the review's words; the HTML page locates evidence in the
+    # source with metrics/quotes.py's own functions
+    "render": (
+        "review", "report", "verdict.gate", "verdict.agreement", "leaves.results", "config", "metrics",
+        "leaves.usage", "leaves.numbers", "leaves.invisible_chars",
     ),
-    "record": ("gate", "dataset_scores", "results", "config", "usage", "provenance"),
-    "gate": ("dataset_scores", "results", "config", "numbers"),
-    "dataset_scores": ("results", "stats", "config"),
-    "agreement": ("gate", "config", "stats"),
-    "labels": ("datasets", "config", "errors", "writable"),
+    # the review of a pull request: computed once from its report and its baseline
+    "review": (
+        "report", "verdict.gate", "verdict.dataset_scores", "leaves.results", "config", "metrics",
+        "leaves.numbers",
+    ),
+    # the report's data: a record made into the JSON report, and read back
+    "report": (
+        "verdict.record", "verdict.gate", "verdict.dataset_scores", "leaves.results", "config",
+        "leaves.usage", "leaves.provenance",
+    ),
+    "verdict.record": ("verdict.gate", "verdict.dataset_scores", "leaves.results", "config", "leaves.usage", "leaves.provenance"),
+    "verdict.gate": ("verdict.dataset_scores", "leaves.results", "config", "leaves.numbers"),
+    "verdict.dataset_scores": ("leaves.results", "leaves.stats", "config"),
+    "verdict.agreement": ("verdict.gate", "config", "leaves.stats"),
+    "stages.labels": ("datasets", "config", "leaves.errors", "leaves.writable"),
     "metrics": (
-        "judge", "datasets", "results", "config", "sentences", "errors", "usage", "invisible_chars",
+        "judge", "datasets", "leaves.results", "config", "leaves.sentences", "leaves.errors", "leaves.usage", "leaves.invisible_chars",
     ),
     # judging: the judge knows nothing of metrics or reports
     "judge": (
-        "local", "config", "progress", "errors", "usage", "ranges", "writable", "capped", "masking",
-        "inert",
+        "local", "config", "leaves.progress", "leaves.errors", "leaves.usage", "leaves.ranges", "leaves.writable", "leaves.capped", "leaves.masking",
+        "leaves.inert",
     ),
-    "local": ("config", "progress", "errors", "process_group"),
-    "results": ("usage",),
+    "local": ("config", "leaves.progress", "leaves.errors", "leaves.process_group"),
+    "leaves.results": ("leaves.usage",),
     # data
-    "datasets": ("config", "file_reader", "errors", "writable", "json_keys"),
-    "config": ("file_reader", "errors", "ranges", "masking", "writable"),
+    "datasets": ("config", "leaves.file_reader", "leaves.errors", "leaves.writable", "leaves.json_keys"),
+    "config": ("leaves.file_reader", "leaves.errors", "leaves.ranges", "leaves.masking", "leaves.writable"),
     **LEAVES,
+    # the tier packages whose modules have rows of their own: a docstring each, no import
+    "stages": (), "verdict": (), "leaves": (),
 }  # fmt: skip
+
+
+# The tiers whose modules each have a row of their own (their modules are small and their rules
+# differ); every other package is one unit.
+SPLIT = ("stages", "verdict", "leaves")
 
 
 def unit_of(module: str) -> str:
     parts = module.split(".")
+    if len(parts) > 2 and parts[1] in SPLIT:
+        return f"{parts[1]}.{parts[2]}"
     return parts[1] if len(parts) > 1 else "ground_gate"
 
 
@@ -161,8 +181,8 @@ def imports(path: Path) -> set[str]:
             module = _absolute(node, path)
             if module is None:
                 continue
-            if module == "ground_gate":
-                found.update(f"ground_gate.{a.name}" for a in node.names)
+            if module == "ground_gate" or module.removeprefix("ground_gate.") in SPLIT:
+                found.update(f"{module}.{a.name}" for a in node.names)
             elif module.startswith("ground_gate."):
                 found.add(module)
         elif isinstance(node, ast.Import):
@@ -207,6 +227,14 @@ def test_layout__the_rules_have_no_cycle() -> None:
 
     for unit in ALLOWED:
         visit(unit, ())
+
+
+def test_layout__the_root_holds_the_entry_points_only() -> None:
+    """At most a dozen loose modules at the package's root (the entry points); everything else
+    is in the package of its tier, where a newcomer finds it by name."""
+    loose = sorted(p.stem for p in ROOT.glob("*.py"))
+    assert len(loose) <= 12, loose
+    assert set(loose) - {"__init__"} <= {u for u in ALLOWED if "." not in u}
 
 
 def test_layout__a_broken_rule_is_caught(tmp_path: Path) -> None:

@@ -9,11 +9,11 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.progress import ProgressFn
 from ground_gate.local import commands
 from ground_gate.local.registry import KnownModel
 from ground_gate.local.resolve import resolve_model
-from ground_gate.progress import ProgressFn
 
 DATA = b"GGUF" + bytes(1000)
 

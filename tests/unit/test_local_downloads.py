@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
 from ground_gate.local import downloads
 
 DATA = b"GGUF" + bytes(range(256)) * 40  # 10,244 bytes

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
+from ground_gate.leaves.progress import ProgressFn
 from ground_gate.local import model_cache
 from ground_gate.local.model_cache import default_model_dir
 from ground_gate.local.registry import KnownModel, PyPIPart
 from ground_gate.local.resolve import resolve_model
-from ground_gate.progress import ProgressFn
 
 DATA = b"GGUF" + bytes(range(256)) * 40  # 10,244 bytes
 PARTS = (DATA[:4000], DATA[4000:8000], DATA[8000:])

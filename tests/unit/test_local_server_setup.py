@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.errors import ModelError
+from ground_gate.leaves.errors import ModelError
 from ground_gate.local.server import MISSING_EXTRA, LocalServer, default_threads
 
 

@@ -2,8 +2,8 @@ import math
 
 import pytest
 
-from ground_gate.errors import JudgeError
 from ground_gate.judge.base import Completion, UnusableReplyError
+from ground_gate.leaves.errors import JudgeError
 from ground_gate.metrics.logprobs import (
     MIN_ANSWER_MASS,
     choice_distribution,

@@ -1,4 +1,4 @@
-"""Secrets masked in everything written (ground_gate/masking.py): registered where they are
+"""Secrets masked in everything written (ground_gate/leaves/masking.py): registered where they are
 read, applied by every writer, in every form escaping gives them."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import logging
 
 import pytest
 
-from ground_gate import masking
-from ground_gate.masking import MASK, MaskingFilter, mask, register, registered
+from ground_gate.leaves import masking
+from ground_gate.leaves.masking import MASK, MaskingFilter, mask, register, registered
 
 KEY = "sk-proj-FAKE-0123456789"
 

@@ -18,11 +18,11 @@ from urllib.parse import quote, quote_plus, unquote_plus
 from hypothesis import assume, example, given, settings
 from hypothesis import strategies as st
 
-from ground_gate.invisible_chars import invisible_ranges, is_invisible
-from ground_gate.masking import MASK, MIN_SECRET_CHARS, forget_all, mask
-from ground_gate.masking import register as register_one
-from ground_gate.report.escape import cell, code
-from ground_gate.report.html_page import esc
+from ground_gate.leaves.invisible_chars import invisible_ranges, is_invisible
+from ground_gate.leaves.masking import MASK, MIN_SECRET_CHARS, forget_all, mask
+from ground_gate.leaves.masking import register as register_one
+from ground_gate.render.escape import cell, code
+from ground_gate.render.html_page import esc
 
 # Not the tag characters: they spell ASCII unseen, and a secret so spelled is masked as such
 INVISIBLE = sorted(

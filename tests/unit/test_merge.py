@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from ground_gate.commands.merge import matching_reports, merged_reports
-from ground_gate.errors import MergeError
+from ground_gate.leaves.errors import MergeError
 from ground_gate.report.types import Report, ShardEntry
-from ground_gate.report_files import judged, read_report
+from ground_gate.stages.report_files import judged, read_report
 from tests.unit import test_report
 
 

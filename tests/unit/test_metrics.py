@@ -9,8 +9,9 @@ from ground_gate.config.model import (
     SummaryAccuracyConfig,
 )
 from ground_gate.datasets import Sample
-from ground_gate.errors import JudgeError
 from ground_gate.judge.base import ChatMessage, Completion, JudgeRequest
+from ground_gate.leaves.errors import JudgeError
+from ground_gate.leaves.usage import Usage
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.aggregation import answer_pair_probabilities, combine
 from ground_gate.metrics.base import chunk_document
@@ -18,7 +19,6 @@ from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy, classify
-from ground_gate.usage import Usage
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 
 SOURCE = "The X200 weighs 1.2 kg. Its battery lasts 10 hours."

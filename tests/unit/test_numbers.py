@@ -4,9 +4,9 @@ true; the gate's reasons say it the same way."""
 import pytest
 
 from ground_gate.config.model import Threshold
-from ground_gate.dataset_scores import ScoreSummary
-from ground_gate.gate import judge_summary
-from ground_gate.numbers import bound, compared, decimals, figure, relation
+from ground_gate.leaves.numbers import bound, compared, decimals, figure, relation
+from ground_gate.verdict.dataset_scores import ScoreSummary
+from ground_gate.verdict.gate import judge_summary
 
 
 @pytest.mark.parametrize(

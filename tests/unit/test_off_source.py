@@ -7,17 +7,17 @@ import pytest
 
 from ground_gate.config.model import GroundednessConfig, SummaryAccuracyConfig
 from ground_gate.datasets import Sample
-from ground_gate.evidence import add_evidence
 from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.leaves.results import OFF_SOURCE
+from ground_gate.leaves.usage import Usage
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.off_source import off_source
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
-from ground_gate.report.formatting import not_judged, probabilities, unit_verdict
-from ground_gate.results import OFF_SOURCE
-from ground_gate.runner import run
-from ground_gate.usage import Usage
+from ground_gate.review.formatting import not_judged, probabilities, unit_verdict
+from ground_gate.stages.evidence import add_evidence
+from ground_gate.stages.runner import run
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 
 SOURCE = "The X200 weighs 1.2 kg. Its battery lasts 10 hours. It ships in a grey box."

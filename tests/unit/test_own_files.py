@@ -16,12 +16,12 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ground_gate.cli import cli
-from ground_gate.own_files import Kind, is_own, replaces
-from ground_gate.report import calibration as calibration_report
-from ground_gate.report.html import render_html
-from ground_gate.report.junit import render_junit
-from ground_gate.report.markdown import render_markdown
-from ground_gate.report_files import report_text
+from ground_gate.leaves.own_files import Kind, is_own, replaces
+from ground_gate.render import calibration as calibration_report
+from ground_gate.render.html import render_html
+from ground_gate.render.junit import render_junit
+from ground_gate.render.markdown import render_markdown
+from ground_gate.stages.report_files import report_text
 from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.responses import responses_text
 from tests.report_pages import synthetic_report
@@ -75,7 +75,7 @@ def test_is_own__every_output_is_recognised_as_its_kind_only(tmp_path: Path, nam
 
 
 def _what(kind: Kind) -> str:
-    from ground_gate.own_files import WHAT
+    from ground_gate.leaves.own_files import WHAT
 
     return WHAT[kind]
 

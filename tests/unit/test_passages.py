@@ -1,7 +1,7 @@
 """The excerpt of a long source each unit is judged against (metrics/passages.py)."""
 
+from ground_gate.leaves.sentences import split_sentences
 from ground_gate.metrics.passages import FOCUS_FROM_CHARS, GAP, content_words, focus, focus_row
-from ground_gate.sentences import split_sentences
 
 FILLER = [
     f"Paragraph {i} describes the weather over the harbour in general terms." for i in range(30)

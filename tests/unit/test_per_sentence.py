@@ -10,13 +10,13 @@ import pytest
 
 from ground_gate.config.model import SummaryAccuracyConfig
 from ground_gate.datasets import Sample
-from ground_gate.errors import JudgeError
 from ground_gate.judge.base import Completion, JudgeRequest
+from ground_gate.leaves.errors import JudgeError
+from ground_gate.leaves.results import OFF_SOURCE
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.base import together
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.summary_accuracy import Question, SummaryAccuracy, in_turns
-from ground_gate.results import OFF_SOURCE
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 
 SOURCE = "The X200 weighs 1.2 kg. Its battery lasts 10 hours. It ships in a grey box."

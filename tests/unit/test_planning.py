@@ -17,9 +17,9 @@ from ground_gate.judge.cache import CompletionCache, JudgeCache, request_key
 from ground_gate.metrics import prompts
 from ground_gate.metrics.answers import Answers
 from ground_gate.metrics.faithfulness import Faithfulness
-from ground_gate.planning import Plan, PlanningJudge, Tally, plan_json, plan_text
-from ground_gate.planning_judge import MARK
-from ground_gate.runner import score_row
+from ground_gate.stages.planning import Plan, PlanningJudge, Tally, plan_json, plan_text
+from ground_gate.stages.planning_judge import MARK
+from ground_gate.stages.runner import score_row
 
 SAMPLE = Sample(
     "r1", ("Refunds take 5 days. Shipping is free.",), "Refunds take 5 days. It ships free."

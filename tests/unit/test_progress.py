@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 
-from ground_gate.progress import ByteProgress, RowProgress, fitted
+from ground_gate.leaves.progress import ByteProgress, RowProgress, fitted
 
 
 class FakeClock:
@@ -90,7 +90,7 @@ def test_every_row_progress_is_started_with_a_label() -> None:
         and path.name != "progress.py"
     }
     assert labels == {
-        "runner.py": ['"judging rows"'],
+        "stages/runner.py": ['"judging rows"'],
         "targets/asking.py": ['f"answering rows (target of {prepared.dataset})"'],
     }
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.provenance import Source, source_of
+from ground_gate.leaves.provenance import Source, source_of
 
 SHA = "0123456789abcdef0123456789abcdef01234567"
 ACTIONS = {

@@ -1,4 +1,4 @@
-"""The table of numbers and their ranges (ground_gate/ranges.py), row by row: what each kind
+"""The table of numbers and their ranges (ground_gate/leaves/ranges.py), row by row: what each kind
 takes, what it is read as, and what it refuses with the place named."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from ground_gate.errors import digit_count
-from ground_gate.ranges import RANGES, NumberError, check
+from ground_gate.leaves.errors import digit_count
+from ground_gate.leaves.ranges import RANGES, NumberError, check
 
 HUGE = 10**400
 NAN, INF = math.nan, math.inf

@@ -9,15 +9,13 @@ import pytest
 
 from ground_gate.commands.run import budget_record
 from ground_gate.config.model import Budget, Prices, Threshold
-from ground_gate.dataset_scores import summarise
-from ground_gate.gate import evaluate
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
-from ground_gate.record import costs_at
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
+from ground_gate.render.escape import cell
+from ground_gate.render.markdown import render_markdown
 from ground_gate.report import json_report
-from ground_gate.report.baseline_rows import compare_rows
-from ground_gate.report.escape import cell
 from ground_gate.report.json_report import build_report
-from ground_gate.report.markdown import render_markdown
 from ground_gate.report.readback import baseline_scores
 from ground_gate.report.schema import SCHEMA_FILE, schema, schema_problems
 from ground_gate.report.types import (
@@ -37,8 +35,10 @@ from ground_gate.report.types import (
     UsageCounts,
     UsageSummary,
 )
-from ground_gate.results import MetricResult, RowResult, UnitResult
-from ground_gate.usage import Usage
+from ground_gate.review.baseline_rows import compare_rows
+from ground_gate.verdict.dataset_scores import summarise
+from ground_gate.verdict.gate import evaluate
+from ground_gate.verdict.record import costs_at
 from tests.records import run_record
 
 THRESHOLDS = {"groundedness": Threshold(min=0.8), "summary_hallucination": Threshold(max=0.1)}

@@ -11,15 +11,15 @@ from typing import Any
 
 from ground_gate.config.model import MetricsConfig, Threshold
 from ground_gate.config.scores import SCORE_NAMES
-from ground_gate.record import RowTexts, verdicts
-from ground_gate.report.answers import Side, answer_counts, answer_words, stated_nothing
-from ground_gate.report.baseline_rows import compare_rows
-from ground_gate.report.html import render_html
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.render.html import render_html
+from ground_gate.render.junit import render_junit
+from ground_gate.render.markdown import render_markdown
 from ground_gate.report.json_report import build_report
-from ground_gate.report.junit import render_junit
-from ground_gate.report.markdown import render_markdown
 from ground_gate.report.schema import schema, schema_problems
-from ground_gate.results import MetricResult, RowResult, UnitResult
+from ground_gate.review.answers import Side, answer_counts, answer_words, stated_nothing
+from ground_gate.review.baseline_rows import compare_rows
+from ground_gate.verdict.record import RowTexts, verdicts
 from tests.records import run_record
 
 SCORES = {"answers": ("answered", "answered_anyway", "context_relevance")}
@@ -261,7 +261,7 @@ def test_answer_counts__no_words_where_the_source_cannot_answer_is_no_answer_any
 
 
 def test_units_table__an_answers_verdict_beside_judged_sentences_shows_its_probability():
-    from ground_gate.report.html_rows import _units_table
+    from ground_gate.render.html_rows import _units_table
 
     sentence = {"p_supported": 0.9, "p_contradicted": 0.05, "p_absent": 0.05}
     row = {

@@ -19,11 +19,11 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.report.html import render_html
-from ground_gate.report.junit import render_junit
-from ground_gate.report.markdown import render_markdown
+from ground_gate.render.html import render_html
+from ground_gate.render.junit import render_junit
+from ground_gate.render.markdown import render_markdown
+from ground_gate.render.terminal import render_terminal
 from ground_gate.report.schema import inconsistency, schema_problems
-from ground_gate.report.terminal import render_terminal
 from tests.golden.corpora import CORPORA
 
 HOSTILE = ["", " ", "|`<b>x</b>`|", "\u202e\x1b[2J", "a" * 5000, "@team #1 ](javascript:x)"]

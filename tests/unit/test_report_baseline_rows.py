@@ -8,17 +8,17 @@ from datetime import UTC, datetime
 from typing import Any
 
 from ground_gate.config.model import Threshold
-from ground_gate.dataset_scores import summarise
-from ground_gate.gate import evaluate
-from ground_gate.report.baseline_rows import compare_rows, sentence_changes
-from ground_gate.report.changes import broke, fixed, standing
-from ground_gate.report.html_rows import rows_section
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
+from ground_gate.render.html_rows import rows_section
+from ground_gate.render.markdown import render_markdown
+from ground_gate.render.markdown_rows import carrier_lines
 from ground_gate.report.json_report import build_report, row_text
-from ground_gate.report.markdown import render_markdown
-from ground_gate.report.markdown_rows import carrier_lines
 from ground_gate.report.readback import baseline_scores
-from ground_gate.results import MetricResult, RowResult, UnitResult
-from ground_gate.usage import Usage
+from ground_gate.review.baseline_rows import compare_rows, sentence_changes
+from ground_gate.review.changes import broke, fixed, standing
+from ground_gate.verdict.dataset_scores import summarise
+from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
 
 THRESHOLDS = {"support": {"groundedness": Threshold(min=0.7), "contradiction": Threshold(max=0.2)}}
@@ -231,7 +231,7 @@ def test_shown_units_rows__the_worst_rows_and_the_worst_of_those_not_broken():
     """Evidence is quoted for every row a renderer shows: the worst rows (r3, then r1 and r4,
     which the pull request broke: the page shows them) and the worst of the rows it did not
     break (r3: the comment's rows failing in the baseline too), each once."""
-    from ground_gate.report.changes import shown_units_rows
+    from ground_gate.review.changes import shown_units_rows
 
     _, now = pair()
     assert [s.row["id"] for s in shown_units_rows(now, 2)] == ["r3", "r1"]

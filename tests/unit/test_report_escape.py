@@ -7,7 +7,7 @@ invisible character of the input shows as U+FFFD (R below).
 
 import pytest
 
-from ground_gate.report.escape import cell, code, ident, visible
+from ground_gate.render.escape import cell, code, ident, visible
 
 Z, R = "\u200b", "\ufffd"
 

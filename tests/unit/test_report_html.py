@@ -14,11 +14,11 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.report.html import SCRIPT, STYLE, marked, render_html, source_marks
-from ground_gate.report.html_evidence import NOT_QUOTED, NOTHING_SAID, Span
-from ground_gate.report.html_page import esc
+from ground_gate.render.html import SCRIPT, STYLE, marked, render_html, source_marks
+from ground_gate.render.html_evidence import NOT_QUOTED, NOTHING_SAID, Span
+from ground_gate.render.html_page import esc
+from ground_gate.render.svg import bin_counts, roc_points
 from ground_gate.report.schema import CALIBRATION_SCHEMA_FILE, schema_problems
-from ground_gate.report.svg import bin_counts, roc_points
 from tests.report_pages import CONTRADICTED, EVIDENCE, SOURCE, synthetic_report
 
 
@@ -180,10 +180,10 @@ def test_cli_report__a_file_that_is_not_a_report_is_refused(tmp_path: Path):
 
 
 def calibration_json() -> dict:
-    from ground_gate.agreement import Labelled, agreement
-    from ground_gate.report import calibration as calibration_report
-    from ground_gate.results import MetricCost
-    from ground_gate.usage import Usage
+    from ground_gate.leaves.results import MetricCost
+    from ground_gate.leaves.usage import Usage
+    from ground_gate.render import calibration as calibration_report
+    from ground_gate.verdict.agreement import Labelled, agreement
 
     values = [(0.95, 1), (0.9, 1), (0.8, 1), (0.7, 0), (0.85, 0), (0.2, 0), (0.6, 1), (0.1, 0)]
     scored = [Labelled(v, y) for v, y in values]
@@ -210,7 +210,7 @@ def calibration_json() -> dict:
 
 
 def test_calibration_page__distributions_and_roc_with_the_markdown_auc(tmp_path: Path):
-    from ground_gate.report import calibration as calibration_report
+    from ground_gate.render import calibration as calibration_report
 
     made = calibration_json()
     raw = made["raw"]
@@ -250,7 +250,7 @@ def test_cli_report__deep_or_half_a_calibration_is_exit_2_not_a_traceback(
 
 
 def test_esc__a_document_keeps_its_tabs_and_line_breaks_crlf_included():
-    from ground_gate.report.html import esc
+    from ground_gate.render.html import esc
 
     assert esc("col1\tcol2\r\nnext\u202e", keep_lines=True) == "col1\tcol2\r\nnext\ufffd"
     assert esc("a\tb\r\n") == "a\ufffdb\ufffd\ufffd"

@@ -13,17 +13,17 @@ from typing import Any
 
 import pytest
 
-from ground_gate.report.anchors import row_key
-from ground_gate.report.baseline_rows import compare_rows
-from ground_gate.report.causes import causes
-from ground_gate.report.changes import broke
-from ground_gate.report.check_status import check_status, checks_said, past_max_drop
-from ground_gate.report.evidence_words import CLOSEST, EVIDENCE
-from ground_gate.report.formatting import interval_level, mean_text
-from ground_gate.report.html import render_html
-from ground_gate.report.html_evidence import source_marks
-from ground_gate.report.html_scores import change_words
-from ground_gate.stats import bootstrap_bounds, bootstrap_ci
+from ground_gate.leaves.stats import bootstrap_bounds, bootstrap_ci
+from ground_gate.render.anchors import row_key
+from ground_gate.render.html import render_html
+from ground_gate.render.html_evidence import source_marks
+from ground_gate.render.html_scores import change_words
+from ground_gate.review.baseline_rows import compare_rows
+from ground_gate.review.causes import causes
+from ground_gate.review.changes import broke
+from ground_gate.review.check_status import check_status, checks_said, past_max_drop
+from ground_gate.review.evidence_words import CLOSEST, EVIDENCE
+from ground_gate.review.formatting import interval_level, mean_text
 from tests.report_pages import SOURCE, synthetic_report
 from tests.reviewer_scenario import scenario
 from tests.unit.test_report import against_baseline

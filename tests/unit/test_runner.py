@@ -4,14 +4,14 @@ import pytest
 
 from ground_gate.config.model import GroundednessConfig
 from ground_gate.datasets import Sample
-from ground_gate.errors import JudgeError, JudgeUnavailableError
-from ground_gate.evidence import add_evidence
 from ground_gate.judge.base import Completion, JudgeRequest, UnusableReplyError, with_usage
+from ground_gate.leaves.errors import JudgeError, JudgeUnavailableError
+from ground_gate.leaves.results import MetricResult, RowResult
+from ground_gate.leaves.usage import Usage
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.rating import Rating
-from ground_gate.results import MetricResult, RowResult
-from ground_gate.runner import RunResult, run
-from ground_gate.usage import Usage
+from ground_gate.stages.evidence import add_evidence
+from ground_gate.stages.runner import RunResult, run
 from tests.fakes import FakeJudge, said, unit_of
 
 METRICS = [Groundedness(GroundednessConfig(method="rating", evidence="none")), Rating()]

@@ -1,6 +1,6 @@
 import pytest
 
-from ground_gate.sentences import split_sentences
+from ground_gate.leaves.sentences import split_sentences
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,9 @@ import pytest
 from ground_gate.config.model import HttpTarget, TargetConfig
 from ground_gate.config.target import depends_on_files
 from ground_gate.datasets import Sample
-from ground_gate.errors import ConfigError
 from ground_gate.judge.cache import JudgeCache
-from ground_gate.report.targets import target_lines
+from ground_gate.leaves.errors import ConfigError
+from ground_gate.render.targets import target_lines
 from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.cache import AnswerCache, depends_on_digest
 from ground_gate.targets.command import stdin_line

@@ -1,15 +1,15 @@
 """Styled text of uncertain visibility in the report: the row's `hidden_text` entry of that
 kind, each metric's `uncertain_text`, read back, and said in the comment and on the page."""
 
-from ground_gate.gate import evaluate
+from ground_gate.leaves.results import HIDDEN_TEXT, MetricResult, RowResult, UnitResult
 from ground_gate.metrics.styles import UNCERTAIN
-from ground_gate.report.formatting import UNCERTAIN_ALONE, uncertain_readings, unit_verdict
-from ground_gate.report.html import render_html
+from ground_gate.render.html import render_html
+from ground_gate.render.markdown import render_markdown
 from ground_gate.report.json_report import build_report
-from ground_gate.report.markdown import render_markdown
 from ground_gate.report.readback import row_result
 from ground_gate.report.schema import schema_problems
-from ground_gate.results import HIDDEN_TEXT, MetricResult, RowResult, UnitResult
+from ground_gate.review.formatting import UNCERTAIN_ALONE, uncertain_readings, unit_verdict
+from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
 
 PADDING = "The pump runs at 40 W."

@@ -1,0 +1,163 @@
+"""The HTML page of a run: one self-contained file rendered from the JSON report alone.
+
+What it shows: the verdict (with each dataset's declines in words, for the answers metric);
+with a baseline, what the pull request broke, grouped by cause (html_broke.py); per dataset
+each score's check in the words of the rule that decided it, against its threshold and the
+baseline (html_scores.py); per dataset and score the distribution of row scores in bins of
+0.05 aligned on the threshold, the bins past it drawn failing (bins of 0.1 hid a 0.08
+threshold inside one bar); every row, failing first, with its anchor, its changed sentences,
+its units and the source passages that explain them (html_rows.py, html_evidence.py). The
+page's safety (escaping, its Content-Security-Policy) is html_page.py's; its stylesheet and
+script html_assets.py's. With JavaScript off every row is shown and the filters are hidden.
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ground_gate.config.scores import LOWER_IS_BETTER
+from ground_gate.leaves.numbers import bound, holds
+from ground_gate.render.html_assets import SCRIPT, STYLE
+from ground_gate.render.html_broke import broke_section
+from ground_gate.render.html_evidence import marked, source_marks
+from ground_gate.render.html_page import content_security_policy, esc, page
+from ground_gate.render.html_rows import rows_section
+from ground_gate.render.html_scores import scores_section
+from ground_gate.render.svg import FINE, Line, histogram, threshold_bins
+from ground_gate.report.types import Report, ScoreEntry
+from ground_gate.review.answers import answer_counts, answer_words
+from ground_gate.review.baseline_name import baseline_name
+from ground_gate.review.check_status import checks_said
+from ground_gate.review.formatting import bounds_of, mean_text, plural
+
+
+def _headline(report: Report) -> list[str]:
+    status = report["status"]
+    mark = {"passed": "\u2714", "failed": "\u2718", "incomplete": "\u26a0"}.get(status, "?")
+    rows = sum(d["scored"] for d in report["datasets"])
+    lines = [
+        f'<header><h1 class="{esc(status)}">{mark} ground-gate: {esc(status)}</h1>',
+        # an anchor that names no row says so here (the page's script)
+        '<p id="notice" class="notice" role="alert" hidden></p>',
+        f"<p>{plural(rows, 'row')} in {plural(len(report['datasets']), 'dataset')}, judged by "
+        f"<code>{esc(str(report['judge'].get('model', '?')))}</code>; "
+        f"{esc(checks_said(report['scores']))}. Report of {esc(report['created_at'])}, "
+        f"ground-gate {esc(report['tool']['version'])}.</p>",
+    ]
+    lines += _baseline(report)
+    if "shard" in report:
+        shard = report["shard"]
+        lines.append(
+            f'<p class="warn">Shard {shard["index"]} of {shard["count"]}: these scores cover '
+            "this shard's rows only.</p>"
+        )
+    if report["incomplete"]:
+        lines.append(f'<p class="warn">The run did not finish: {esc(report["incomplete"])}</p>')
+    lines += _answers(report)
+    lines.append("</header>")
+    return lines
+
+
+def _baseline(report: Report) -> list[str]:
+    """Which baseline the rows were compared with, as the comment names it (baseline_name.py):
+    branch and commit, its run (as text: the page links nowhere outside itself), its age, and
+    a warning when another judge scored it."""
+    name = baseline_name(report)
+    if name is None:
+        return []
+    where = " @ ".join(f"<code>{esc(p)}</code>" for p in (name.branch, name.commit) if p)
+    said = [f"from {where}" if where else f"of {esc(report['baseline']['created_at'])}"]
+    if name.run_url:
+        said.append(f"run <code>{esc(name.run_url)}</code>")
+    if name.age:
+        said.append(f"made {esc(name.age)}")
+    lines = [
+        f"<p>Compared with the baseline {', '.join(said)}: {plural(name.rows, 'row')}, "
+        f"{esc(name.status)}. Values read <i>baseline \u2192 now</i>.</p>"
+    ]
+    if name.other_judge is not None:
+        lines.append(
+            f'<p class="warn">The baseline was judged by <code>{esc(name.other_judge)}</code>, '
+            f"this run by <code>{esc(str(report['judge'].get('model', '?')))}</code>: a change "
+            "against it may be the judge's, not the pull request's.</p>"
+        )
+    return lines
+
+
+def _answers(report: Report) -> list[str]:
+    """Per dataset with the answers metric, its declines in words."""
+    return [
+        f'<p class="answers"><b>{esc(c.dataset)}</b> {esc(answer_words(c))}</p>'
+        for c in answer_counts(report)
+    ]
+
+
+def row_scores(report: Report, dataset: str, score: str) -> list[float]:
+    return [
+        m["scores"][score]
+        for r in report["rows"]
+        if r["dataset"] == dataset
+        for m in r["metrics"].values()
+        if m["status"] == "ok" and score in m["scores"]
+    ]
+
+
+def _threshold_lines(entry: ScoreEntry) -> list[Line]:
+    lines = [Line(v, f"{k} {bound(v)}", "threshold") for k, v in bounds_of(entry["threshold"])]
+    if entry["mean"] is not None:
+        lines.append(Line(entry["mean"], f"mean {mean_text(entry)}", "mean"))
+    return lines
+
+
+def _caption(entry: ScoreEntry, values: Sequence[float]) -> str:
+    direction = "lower is better" if entry["score"] in LOWER_IS_BETTER else "higher is better"
+    said = [direction, plural(len(values), "row")]
+    if entry["mean"] is not None:
+        said.append(f"mean {mean_text(entry)} (dotted)")
+    for kind, limit in bounds_of(entry["threshold"]):
+        past = sum(1 for v in values if not holds(v, kind, limit))
+        said.append(f"{past} past {kind} {bound(limit)} (red bars; bins of {FINE:g} from it)")
+    return " \u00b7 ".join(said)
+
+
+def _distributions(report: Report) -> list[str]:
+    out = ['<section id="distributions"><h2>Distributions of row scores</h2>']
+    for dataset in report["datasets"]:
+        entries = [e for e in report["scores"] if e["dataset"] == dataset["name"]]
+        if not entries:
+            continue
+        out.append(f'<h3>{esc(dataset["name"])}</h3><div class="charts">')
+        for e in entries:
+            values = row_scores(report, e["dataset"], e["score"])
+            title = f"{e['dataset']} {e['score']}: {plural(len(values), 'row')}"
+            bins = threshold_bins(bounds_of(e["threshold"]))
+            chart = histogram([(e["score"], values)], _threshold_lines(e), title, bins)
+            out.append(
+                f'<figure><figcaption>{esc(e["score"])}<br><span class="muted">'
+                f"{esc(_caption(e, values))}</span></figcaption>{chart}</figure>"
+            )
+        out.append("</div>")
+    out.append("</section>")
+    return out
+
+
+def render_html(report: Report) -> str:
+    """The run's page (`run --output-html`, `ground-gate report --html`), its rows beside the
+    baseline's when the report was compared with one (`report_files.judged`)."""
+    body = [*_headline(report), *broke_section(report), *scores_section(report["scores"])]
+    body += _distributions(report)
+    body += rows_section(report)
+    return page(f"ground-gate: {report['status']}", body)
+
+
+__all__: Sequence[str] = [
+    "SCRIPT",
+    "STYLE",
+    "content_security_policy",
+    "esc",
+    "marked",
+    "page",
+    "render_html",
+    "source_marks",
+]

@@ -1,0 +1,304 @@
+"""Markdown for the pull-request comment and the job summary, rendered from the JSON report.
+
+Rendering from the JSON (not from live objects) means a baseline report read from disk and
+the current run go through the same code, and the comment can be re-rendered from an
+artifact. The verdict and the baseline it was compared with; one table (a row per score, a
+column per dataset: baseline -> now, the check's mark, the bound it misses), why each check
+that did not simply meet or miss its bound did what it did; then what the pull request broke,
+by cause (markdown_broke.py), and folded: the rows still failing, every row, the reference
+tables (markdown_rows.py, markdown_tables.py). Each fact is said once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from tabulate import tabulate
+
+from ground_gate.config.scores import SCORE_NAMES
+from ground_gate.metrics.invisible import INVISIBLE
+from ground_gate.metrics.styles import UNCERTAIN
+from ground_gate.render import markdown_rows
+from ground_gate.render.escape import cell, code, id_cell, ident
+from ground_gate.render.markdown_broke import what_broke
+from ground_gate.render.markdown_tables import score_details, usage
+from ground_gate.render.targets import target_lines
+from ground_gate.report.types import Report, RowEntry, ScoreEntry
+from ground_gate.review.answers import answer_counts, answer_parts, stated_nothing
+from ground_gate.review.baseline_name import baseline_name
+from ground_gate.review.check_status import NOISE, STATUSES, check_status, checks_said
+from ground_gate.review.formatting import (
+    ARROW,
+    FAIL,
+    PASS,
+    WARN,
+    failure_text,
+    missed,
+    plural,
+    score_cell,
+    uncertain_readings,
+)
+from ground_gate.review.selection import DEFAULT_WORST_ROWS
+
+UNVERIFIED_NOTE = (
+    "These scores come from the pull request's own run and were not re-verified: the pull "
+    "request controls that run (its data, config, code and any baseline it compared with), "
+    "so this is what it reported, "
+    "not a verdict of this repository."
+)
+SHARD_NOTE = (
+    "These scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
+    "reports into the run's report and gives the gate's verdict."
+)
+
+
+def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
+    status = check_status(entry)
+    # never a check mark for a pass a fork's run claims: its mark is the words' alone
+    marked = status.kind in ("fail", "empty", "noise") or (status.kind == "pass" and not unverified)
+    text = (status.mark + " " if marked else "") + score_cell(entry)
+    change = entry.get("baseline")
+    if change is not None and change["max_drop"] is not None and change["direction"] is None:
+        text += f" {WARN} not compared"
+    elif status.kind == "unchecked":
+        text += f" {WARN} {status.word}"
+    elif status.kind == "empty":
+        text += " not checked"
+    if entry["n_error"]:
+        text += f" {WARN} {plural(entry['n_error'], 'error')}"
+    return text
+
+
+def _table(report: Report, unverified: bool = False) -> str:
+    """One row per score, one column per dataset: a score's checks side by side, and as
+    narrow as the datasets are few (one or two fit a phone's 420 px)."""
+    entries = {(e["dataset"], e["score"]): e for e in report["scores"]}
+    scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
+    header = ["score"]
+    for dataset in report["datasets"]:
+        rows = str(dataset["scored"])
+        if dataset["scored"] != dataset["rows"]:
+            rows += f" of {dataset['rows']}"
+        header.append(f"{cell(dataset['name'], 60)} ({rows} rows)")
+    body = []
+    for score in scores:
+        line = [ident(score)]
+        for dataset in report["datasets"]:
+            entry = entries.get((dataset["name"], score))
+            line.append(_cell(entry, unverified) if entry else "")
+        body.append(line)
+    return tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
+
+
+def _headline(report: Report, unverified: bool = False) -> list[str]:
+    status = report["status"]
+    if unverified:
+        return [f"## ground-gate: reported by the pull request's run: {status}", UNVERIFIED_NOTE]
+    mark = {"passed": PASS, "failed": FAIL, "incomplete": WARN}[status]
+    if "shard" in report:
+        shard = report["shard"]
+        return [
+            f"## {mark} ground-gate: shard {shard['index']} of {shard['count']}: {status}",
+            "",
+            SHARD_NOTE,
+        ]
+    return [f"## {mark} ground-gate: {status}"]
+
+
+def _baseline_lines(report: Report) -> list[str]:
+    """Which baseline the rows were compared with: branch, commit, run, age, its rows and
+    verdict; and a warning when another judge scored it."""
+    name = baseline_name(report)
+    if name is None:
+        return []
+    where = ""
+    if name.branch or name.commit:
+        parts = [f"`{code(name.branch, 80)}`"] if name.branch else []
+        if name.commit:  # hexadecimal (the schema's pattern): nothing in it to escape
+            sha = name.commit if name.commit.isalnum() else code(name.commit, 12)
+            parts.append(f"[`{sha}`]({name.commit_url})" if name.commit_url else f"`{sha}`")
+        where = f" from {' @ '.join(parts)}"
+    run = f" ([its run]({name.run_url}))" if name.run_url and _is_web(name.run_url) else ""
+    age = f", made {name.age}" if name.age else ""
+    lines = [
+        f"Compared with the baseline{where}{run}{age}: {plural(name.rows, 'row')}, {name.status}."
+    ]
+    if name.other_judge is not None:
+        model = code(str(report["judge"].get("model", "?")), 80)
+        lines.append(
+            f"{WARN} The baseline was judged by `{code(name.other_judge, 80)}`, this run by "
+            f"`{model}`: a change against it may be the judge's, not the pull request's."
+        )
+    return lines
+
+
+def _is_web(url: str) -> bool:
+    return url.startswith("https://") and not any(c in url for c in " ()<>[]")
+
+
+def _legend(report: Report) -> str:
+    """What the table's signs mean, for the signs it holds."""
+    said = []
+    if any("baseline" in e for e in report["scores"]):
+        said.append(f"Each score reads `baseline {ARROW} now`, over the rows in both runs.")
+    if any(check_status(e).kind == "noise" for e in report["scores"]):
+        said.append(f"{NOISE} {STATUSES['noise'].word}.")
+    return " ".join(said)
+
+
+def _summary_line(report: Report, page_url: str | None) -> str:
+    rows = sum(d["scored"] for d in report["datasets"])
+    model = code(str(report["judge"].get("model", "?")), 80)
+    page = (
+        f" [Open the report page]({page_url}): every row, its sentences and its source."
+        if page_url
+        else ""
+    )
+    datasets = plural(len(report["datasets"]), "dataset")
+    stopped = ", on the rows scored before it stopped" if report["incomplete"] else ""
+    checks = checks_said(report["scores"]) + stopped
+    return f"{plural(rows, 'row')} in {datasets}, judged by `{model}`: {checks}.{page}"
+
+
+def _check_lines(report: Report) -> list[str]:
+    """Why each check that did not simply pass or fail on its bound did what it did, once:
+    a drop against max_drop (failed, or past it and passing within noise), errors, no rows.
+    A failed bound is said in the table's cell ('0.101 > 0.10')."""
+    lines = []
+    for e in report["scores"]:
+        # ground-gate's own words, but a forged report's are anyone's
+        name, score = cell(e["dataset"], 60), ident(e["score"])
+        status, change, mean = check_status(e), e.get("baseline"), e["mean"]
+        drop_failed = change is not None and change["passed"] is False
+        in_cell = mean is not None and not drop_failed and missed(mean, e["threshold"])
+        if status.kind in ("fail", "empty") and not in_cell:
+            lines.append(f"- {FAIL} **{name}** {score}: {cell(failure_text(e), 300)}")
+        elif status.kind == "unchecked" and mean is None:
+            lines.append(f"- {WARN} **{name}** {score}: {cell(e['reason'], 300)}")
+        elif status.kind == "noise" and change is not None:
+            lines.append(f"- {NOISE} **{name}** {score}: {cell(change['reason'], 300)}")
+        if change and change["max_drop"] is not None and change["passed"] is None:
+            lines.append(f"- {WARN} **{name}** {score}: {cell(change['reason'], 200)}")
+    return lines
+
+
+def _answer_lines(report: Report, unverified: bool = False) -> list[str]:
+    """Per dataset with the answers metric, its declines and answers in words, marked with
+    the verdict of its answer checks (no pass marked for a report this job did not run)."""
+    lines = []
+    for counts in answer_counts(report):
+        checks = {
+            e["score"]: e["passed"] for e in report["scores"] if e["dataset"] == counts.dataset
+        }
+        marks = {True: "" if unverified else PASS + " ", False: FAIL + " ", None: ""}
+        said = "; ".join(
+            marks[checks.get(score) if score else None] + cell(text, 200)
+            for score, text in answer_parts(counts)
+        )
+        lines.append(f"- **{cell(counts.dataset, 60)}** {said}")
+    return lines
+
+
+def _reasons(report: Report) -> list[str]:
+    lines = []
+    if report["incomplete"]:
+        lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
+    not_run = report.get("not_run") or []
+    if not_run:
+        listed = ", ".join(f"{cell(r['dataset'], 40)}/{id_cell(r['id'], 60)}" for r in not_run[:10])
+        more = f" and {len(not_run) - 10} more" if len(not_run) > 10 else ""
+        lines.append(
+            f"- {WARN} {len(not_run)} row(s) not run, so not in the scores: {listed}{more}"
+        )
+    addressed = [r for r in report["rows"] if r.get("addressed_to_judge")]
+    if addressed:
+        first = addressed[0]
+        example = cell(first["addressed_to_judge"][0]["text"], 120)
+        lines.append(
+            f"- {WARN} {len(addressed)} row(s) held text addressed to the judge, cut before "
+            f"judging (first: {cell(first['dataset'], 60)} / {id_cell(first['id'])}, "
+            f"{example}); in a response it counts as unsupported"
+        )
+    lines += _hidden_line(report["rows"])
+    silent = stated_nothing(report)
+    if silent:
+        lines.append(
+            f"- {WARN} {len(silent)} row(s) stated nothing to judge (a decline, a greeting, no "
+            "word at all): in no other score's mean, counted in `substance` (gated against a "
+            "baseline); `metrics: {answers: {}}` tells a decline its source justifies from one "
+            "it does not"
+        )
+    return lines
+
+
+def render_markdown(
+    report: Report,
+    *,
+    worst_rows: int = DEFAULT_WORST_ROWS,
+    unverified: bool = False,
+    page_url: str | None = None,
+) -> str:
+    """The report as markdown, its rows beside the baseline's when the report was compared
+    with one (`report_files.judged`, where a report is finished). `unverified`: the report comes
+    from a run this job does not trust (a fork's artifact): the headline says whose claim it
+    is and no pass is marked. `page_url`: where the run's HTML page is (the comment then
+    links to it and each worst row to its anchor); None: the page is not mentioned."""
+    parts: list[str] = [*_headline(report, unverified), "", _summary_line(report, page_url), ""]
+    named = _baseline_lines(report)
+    if named:
+        parts += [*named, ""]
+    parts += [_table(report, unverified), ""]
+    legend = _legend(report)
+    if legend:
+        parts += [legend, ""]
+    for lines in (_check_lines(report), _answer_lines(report, unverified), _reasons(report)):
+        if lines:
+            parts += [*lines, ""]
+    broken = what_broke(report, page_url)
+    if broken:
+        parts += [*broken, ""]
+    worst = markdown_rows.worst_rows(report, worst_rows, page_url)
+    if worst:
+        parts += [*worst, ""]
+    parts += [*markdown_rows.rows_table(report), ""]
+    parts += [*score_details(report), ""]
+    parts += target_lines(report)
+    parts += usage(report)
+    return "\n".join(parts) + "\n"
+
+
+__all__: Sequence[str] = ["render_markdown"]
+
+
+def _hidden_line(rows: Sequence[RowEntry]) -> list[str]:
+    """One line for the rows that held text no reader sees: how many, and the first passage
+    (the first row that hid words, else the first with invisible characters)."""
+    lines = _uncertain_line(rows)
+    hid = [r for r in rows if any(h["kind"] != UNCERTAIN for h in r.get("hidden_text") or [])]
+    if not hid:
+        return lines
+    entries = [(r, h) for r in hid for h in r["hidden_text"] if h["kind"] != UNCERTAIN]
+    words = [(r, h) for r, h in entries if h["kind"] != INVISIBLE]
+    row, first = words[0] if words else entries[0]
+    counted = "; in a response each passage counts as unsupported" if words else ""
+    return [
+        f"- {WARN} {len(hid)} row(s) held text no reader sees, taken out before judging "
+        f"(first: {cell(row['dataset'], 60)} / {id_cell(row['id'])}, {cell(first['kind'], 40)}: "
+        f"{cell(first['text'], 120)}){counted}",
+        *lines,
+    ]
+
+
+def _uncertain_line(rows: Sequence[RowEntry]) -> list[str]:
+    """One line for the rows with styled text a reader may not see: how many, the first
+    passage and how its row was judged (with it and without it, the worse kept)."""
+    found = [(r, h) for r in rows for h in r.get("hidden_text") or [] if h["kind"] == UNCERTAIN]
+    if not found:
+        return []
+    row, first = found[0]
+    count = len({(r["dataset"], r["id"]) for r, _ in found})
+    return [
+        f"- {WARN} {count} row(s) held styled text a reader may not see (first: "
+        f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}: {cell(first['text'], 120)}; "
+        f"{cell(uncertain_readings(row), 200)})"
+    ]

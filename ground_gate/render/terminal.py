@@ -1,0 +1,335 @@
+"""The run in a terminal, for the person who typed the command: a compact summary sized to
+the terminal, the verdict last (the markdown is for pull requests: `<details>` tags and
+200-character table lines, its verdict scrolled away at the top).
+
+What it says: the run in one line; each dataset's declines in words (the answers metric);
+each dataset's checks, passing or not, each with its status (report/check_status.py) and
+its score against its threshold (formatting.py's one spelling of each number), a failing
+check's reason beneath it, the same reason of several checks said once; what the pull
+request broke against a baseline (the worst rows first); the worst rows with the unit that
+explains each; where the reports were written; the verdict, with the cause of a run that did
+not finish, whole.
+
+Nothing is cut: a line longer than the width is wrapped at its words, its continuation
+indented under its text (a word longer than the line is broken), so a quoted sentence or a
+threshold is read whole. Widths are counted as a terminal shows them (an emoji mark takes two
+columns). Text from the data has its control characters (terminal escape sequences
+included) made visible. Plain text; pure.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ground_gate.render.anchors import row_key
+from ground_gate.render.escape import visible
+from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
+from ground_gate.review.answers import answer_counts, answer_parts
+from ground_gate.review.baseline_name import baseline_name
+from ground_gate.review.baseline_rows import is_compared
+from ground_gate.review.changes import broke, fixed, moved_text, worst_not_broken
+from ground_gate.review.check_status import FAIL, STATUSES, WARN, check_status, checks_said
+from ground_gate.review.formatting import (
+    before_now,
+    bounds_of,
+    bounds_threshold,
+    missed,
+    missed_text,
+    row_thresholds,
+    score_cell,
+    threshold_text,
+)
+from ground_gate.review.selection import carriers
+from ground_gate.verdict.gate import describe
+
+ROWS_SHOWN = 5
+MIN_WIDTH = 40
+MIN_TEXT = 24  # the narrowest a wrapped text may get: a deeper hanging indent is given up
+VERDICT = {"passed": "PASSED", "failed": "FAILED", "incomplete": "INCOMPLETE"}
+# a dataset's checks, failing first
+ORDER = {"fail": 0, "empty": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
+GLUE = "\x00"  # a space no line breaks at: a figure beside its sign ("0.91 → 0.85", "≥ 0.80")
+_SIGNED = re.compile(r" (?=[\u2192<>\u2264\u2265] )|(?<=[\u2192<>\u2264\u2265]) ")
+
+
+def columns(text: str) -> int:
+    """The columns a terminal gives `text`: two for a wide character (an emoji mark, CJK),
+    none for a combining mark or a variation selector (but emoji presentation, U+FE0F, makes
+    the character before it wide: the warning mark)."""
+    width, last = 0, 0
+    for char in text:
+        if char == "\ufe0f":  # emoji presentation: the character before is drawn wide
+            width, last = width + 2 - last, 2
+            continue
+        if unicodedata.combining(char) or "\ufe00" <= char <= "\ufe0e":
+            continue
+        last = 2 if unicodedata.east_asian_width(char) in "WF" else 1
+        width += last
+    return width
+
+
+def _cut(word: str, room: int) -> tuple[str, str]:
+    """The head of `word` that fits `room` columns (one character at least), and the rest."""
+    used = 0
+    for i, char in enumerate(word):
+        used += columns(char)
+        if used > room and i > 0:
+            return word[:i], word[i:]
+    return word, ""
+
+
+def wrap(first: str, text: str, width: int, indent: int) -> list[str]:
+    """`first` then the words of `text`, in lines of at most `width` columns; each further
+    line starts with `indent` spaces (less when the text would get narrower than MIN_TEXT)."""
+    pad = " " * max(0, min(indent, width - MIN_TEXT))
+    lines: list[str] = []
+    line, used, fresh = first, columns(first), True
+    for word in filter(None, text.split(" ")):  # data is one line of single spaces (_text)
+        size, space = columns(word), "" if fresh else " "
+        if used + len(space) + size <= width:
+            line, used, fresh = line + space + word, used + len(space) + size, False
+            continue
+        if not fresh:
+            lines.append(line)
+            line, used = pad, len(pad)
+        while used + size > width:  # longer than a whole line: broken where it must be
+            head, word = _cut(word, width - used)
+            lines.append(line + head)
+            line, used, size = pad, len(pad), columns(word)
+        line, used, fresh = line + word, used + size, False
+    lines.append(line)
+    return [one.rstrip().replace(GLUE, " ") for one in lines]
+
+
+def _glued(figures: str) -> str:
+    """Figures with their signs kept on one line ("0.04 → 0.47 > 0.08" is never broken);
+    only for the report's own figures, never for data (its signs are its own)."""
+    return _SIGNED.sub(GLUE, figures)
+
+
+def _text(value: Any) -> str:
+    """Data as inert terminal text on one line: control characters shown as U+FFFD."""
+    return visible(" ".join(str(value).split()))
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _head(report: Report) -> list[tuple[str, str, int]]:
+    """The run in a line: its rows, its judge, and the baseline it was compared with, named as
+    the comment names it (baseline_name.py), with a warning when another judge scored it."""
+    rows = sum(d["scored"] for d in report["datasets"])
+    said = f"ground-gate: {_count(rows, 'row')} in {_count(len(report['datasets']), 'dataset')}"
+    model = _text(report["judge"].get("model", "?"))
+    said += f", judged by {model}"
+    name = baseline_name(report) if is_compared(report) else None
+    if name is None:
+        return [("", said, 2)]
+    where = f"{GLUE}@{GLUE}".join(_text(part) for part in (name.branch, name.commit) if part)
+    said += ", against the baseline" + (f" from {where}" if where else "")
+    when = name.age or f"on {_text(report['baseline']['created_at'])}"
+    said += f" made {when} ({_count(name.rows, 'row')}, {_text(name.status)})"
+    out = [("", said, 2)]
+    if name.run_url:
+        out.append(("  its run: ", _text(name.run_url), 4))
+    if name.other_judge is not None:
+        warned = f"the baseline was judged by {_text(name.other_judge)}, this run by {model}: a "
+        warned += "change against it may be the judge's, not the change's"
+        out.append((f"{WARN} ", warned, 3))
+    return out
+
+
+def _answers(report: Report) -> list[tuple[str, str, int]]:
+    """Per dataset with the answers metric, its declines in words, a line each."""
+    lines = []
+    for counts in answer_counts(report):
+        lines += [(f"{_text(counts.dataset)}: ", _text(p), 2) for _, p in answer_parts(counts)]
+    return lines
+
+
+def _why(entry: ScoreEntry) -> str:
+    """Why a check failed beyond what its line says: the gate's reason less the level it
+    missed (the line says it: '0.05 < 0.50'); '' when that was all. For a pass past max_drop
+    within noise, the baseline's reason (how much worse, and why that still passes)."""
+    change = entry.get("baseline")
+    if check_status(entry).kind == "noise" and change is not None:
+        return change["reason"]
+    if entry["passed"] is None:
+        return entry["reason"] if entry["threshold"] else ""
+    if entry["passed"]:
+        return ""
+    reason = entry["reason"]
+    mean, bounds = entry["mean"], bounds_of(entry["threshold"])
+    if mean is not None and bounds:
+        level = describe(mean, bounds_threshold(entry["threshold"]))
+        if reason == level:
+            return ""
+        reason = reason.removeprefix(f"{level}; ")
+    return reason
+
+
+def _against(entry: ScoreEntry) -> str:
+    """The score against its threshold: '0.77 (≥ 0.50)', '0.05 < 0.50' (the bound it
+    misses said by the score: formatting.score_cell), '0.908 → 0.854 (≥ 0.75, drop ≤ 0.02)'."""
+    cell = score_cell(entry)
+    mean = entry["mean"]
+    if mean is not None and missed(mean, entry["threshold"]) and entry["passed"] is False:
+        return cell
+    return cell + threshold_text(entry["threshold"])
+
+
+def _unscored(checks: Sequence[ScoreEntry]) -> dict[str, list[str]]:
+    """A reason shared by failing checks that have no score, and its checks: said once."""
+    shared: dict[str, list[str]] = {}
+    for e in checks:
+        if e["mean"] is None and e["passed"] is False:
+            shared.setdefault(_why(e), []).append(e["score"])
+    return {reason: scores for reason, scores in shared.items() if len(scores) > 1}
+
+
+def _checks_of(entries: Sequence[ScoreEntry]) -> list[tuple[str, str, int]]:
+    """One dataset's checks, failing first: mark, score, status, score against threshold, and
+    why beneath; the scores with no threshold on one line."""
+    kinds = {id(e): check_status(e) for e in entries}
+    checks = sorted((e for e in entries if kinds[id(e)].mark), key=_order)
+    folded = _unscored(checks)
+    said_once = {score for scores in folded.values() for score in scores}
+    lined = [e for e in checks if not (e["score"] in said_once and e["mean"] is None)]
+    pad = max((len(e["score"]) for e in lined), default=0)
+    out = []
+    for e in lined:
+        status = kinds[id(e)]
+        first = f"  {status.mark} {e['score']:<{pad}}  "
+        out.append((first, f"{status.word}: {_glued(_text(_against(e)))}", columns(first)))
+        if why := _why(e):
+            out.append((" " * columns(first), _text(why), columns(first)))
+    for reason, scores in folded.items():
+        them = reason.replace("this score", "them") if "this score" in reason else reason
+        said = f"{_count(len(scores), 'score')} fail: {_text(them)} ({', '.join(scores)})"
+        out.append((f"  {FAIL} ", said, 5))
+    shown = [e for e in entries if not kinds[id(e)].mark]
+    valued = [
+        f"{e['score']} {_glued(_text(score_cell(e)))}" for e in shown if e["mean"] is not None
+    ]
+    unvalued = [e["score"] for e in shown if e["mean"] is None]
+    said = ", ".join(valued) + ("; " if valued and unvalued else "")
+    said += f"no row produced {', '.join(unvalued)}" if unvalued else ""
+    if shown:
+        out.append(("  ", f"{STATUSES['shown'].word}: {said}", 4))
+    return out
+
+
+def _order(entry: ScoreEntry) -> int:
+    return ORDER[check_status(entry).kind]
+
+
+def _checks(report: Report) -> list[tuple[str, str, int]]:
+    """Each dataset's checks, a line each; the scores with no threshold on one line."""
+    out: list[tuple[str, str, int]] = []
+    for dataset in report["datasets"]:
+        name = dataset["name"]
+        entries = [e for e in report["scores"] if e["dataset"] == name]
+        checked = [e for e in entries if e["passed"] is not None]
+        rows = _count(dataset["rows"], "row")
+        if dataset["scored"] != dataset["rows"]:
+            rows = f"{dataset['scored']} of {rows} scored"
+        said = checks_said(checked) if checked else "no check"
+        out += [("", "", 0), ("", f"{_text(name)} ({rows}): {said}", 2)]
+        out += _checks_of(entries)
+    return out
+
+
+def _score_changes(change: Any, thresholds: Mapping[str, ThresholdBounds | None]) -> str:
+    parts = []
+    for s in change.scores:
+        limit = thresholds.get(s.score)
+        if s.now is None and s.instead is not None:
+            parts.append(f"{s.score} {_glued(moved_text(s, limit))}")
+            continue
+        if s.now is None:
+            parts.append(f"{s.score} could not be scored")
+            continue
+        figures = f"{before_now(s.now, s.before, limit)}{missed_text(s.now, limit)}"
+        parts.append(f"{s.score} {_glued(figures)}")
+    return ", ".join(parts)
+
+
+def _broke(report: Report) -> list[tuple[str, str, int]]:
+    if not is_compared(report):
+        return []
+    changes, mended = broke(report), fixed(report)
+    verb = "fails" if len(changes) == 1 else "fail"
+    said = f"What this change broke: {_count(len(changes), 'row')} newly {verb}"
+    out = [("", "", 0), ("", said, 2)]
+    for change in changes[:ROWS_SHOWN]:
+        limits = row_thresholds(report, change.row["dataset"])
+        out.append(("  ", f"{_text(row_key(change.row))}: {_score_changes(change, limits)}", 4))
+    if len(changes) > ROWS_SHOWN:
+        out.append(("  ", f"... and {len(changes) - ROWS_SHOWN} more", 4))
+    if len(mended) == 1:
+        out.append(("", "Fixed: 1 row passes what it failed in the baseline", 2))
+    elif mended:
+        out.append(("", f"Fixed: {len(mended)} rows pass what they failed in the baseline", 2))
+    return out
+
+
+def _worst(report: Report) -> list[tuple[str, str, int]]:
+    # the rows the change broke are said above, under "what this change broke"
+    failing = [s for s in worst_not_broken(report, ROWS_SHOWN) if s.row["failing"]]
+    if not failing:
+        return []
+    compared = is_compared(report)
+    what = "Rows that failed in the baseline too:" if compared else "Worst rows:"
+    out = [("", "", 0), ("", what, 2)]
+    for s in failing:
+        row = s.row
+        scores = ", ".join(_text(f) for f in row["failing"])
+        out.append((f"  {FAIL} ", f"{_text(row_key(row))}: fails {scores}", 5))
+        by_unit: dict[int, tuple[list[str], UnitEntry]] = {}
+        for score, unit in carriers(row, row["failing"]):
+            by_unit.setdefault(id(unit), ([], unit))[0].append(score)
+        for scores_of, unit in list(by_unit.values())[:2]:
+            said = f"{', '.join(scores_of)}: {_text(unit['verdict'])}"
+            out.append(("      ", f"{said}: \u201c{_text(unit['text'])}\u201d", 8))
+        errors = [n for n, m in row["metrics"].items() if m["status"] == "error"]
+        for n in errors:
+            out.append(("      ", f"{n}: error: {_text(row['metrics'][n]['error'] or '')}", 8))
+    return out
+
+
+def _written(paths: Sequence[tuple[str, str]]) -> list[tuple[str, str, int]]:
+    if not paths:
+        return []
+    listed = ", ".join(f"{kind} {_text(path)}" for kind, path in paths)
+    return [("", "", 0), ("Reports: ", listed, 2)]
+
+
+def verdict_line(report: Report, exit_code: int) -> str:
+    """'FAILED (exit 1): 2 of 6 checks failed', 'PASSED (exit 0): 6 of 6 checks passed' (the
+    count the verdict rests on, as the comment says it); a run that did not finish says why,
+    whole, at the end (the last line read)."""
+    said = f"{VERDICT.get(report['status'], report['status'])} (exit {exit_code}): "
+    said += checks_said(report["scores"])
+    if report["incomplete"]:
+        said += f"; the run did not finish: {_text(report['incomplete'])}"
+    return said
+
+
+def render_terminal(
+    report: Report,
+    *,
+    width: int,
+    exit_code: int,
+    written: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The summary, each line at most `width` columns (wrapped, never cut); the verdict last.
+    written: (kind, path) of the reports written, e.g. ("page", "out/report.html")."""
+    width = max(width, MIN_WIDTH)
+    parts = [*_head(report), *_answers(report), *_checks(report), *_broke(report)]
+    parts += [*_worst(report), *_written(written), ("", "", 0)]
+    parts.append(("", verdict_line(report, exit_code), 2))
+    return "".join(line + "\n" for p in parts for line in wrap(p[0], p[1], width, p[2]))
