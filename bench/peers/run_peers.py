@@ -2,7 +2,7 @@
 
 Run with the peers venv (bench/.venv-peers), one tool per run:
 
-    bench/.venv-peers/bin/python bench/peers/run_peers.py --tool ragas \
+    bench/.venv-peers/bin/python -m bench.peers.run_peers --tool ragas \
         --base-url http://127.0.0.1:8080/v1 --model qwen2.5-coder-1.5b-instruct-q4_k_m
 
 or let it start (and stop) the llama.cpp server itself with `--gguf FILE`. Each row's result is
@@ -25,14 +25,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-BENCH = HERE.parent
-REPO_ROOT = BENCH.parent
-sys.path[:0] = [str(HERE), str(BENCH)]
+from bench.peers.counting_proxy import CountingProxy
+from bench.peers.serve_local import ServerError
+from bench.peers.tools import TOOLS, build
 
-from counting_proxy import CountingProxy  # noqa: E402
-from serve_local import ServerError  # noqa: E402
-from tools import TOOLS, build  # noqa: E402
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 DEFAULT_ROWS = REPO_ROOT.parent / "shared" / "datasets" / "dev_mini.jsonl"
 REQUIRED = {"id": str, "source": str, "response": str, "label": int}
@@ -80,7 +77,7 @@ def judge_url(args: argparse.Namespace) -> Iterator[tuple[str, str]]:
     if args.base_url:
         yield args.base_url, args.model or served_model(args.base_url)
         return
-    from serve_local import llama_server, resolve_gguf
+    from bench.peers.serve_local import llama_server, resolve_gguf
 
     gguf = resolve_gguf(args.gguf)
     model = args.model or gguf.stem
@@ -176,7 +173,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--rows", type=Path, default=DEFAULT_ROWS, help="labelled JSONL")
     parser.add_argument("--limit", type=int, default=None, help="first N rows only")
     parser.add_argument("--ids", default=None, help="comma-separated row ids only")
-    parser.add_argument("--out-dir", type=Path, default=BENCH / "out")
+    parser.add_argument("--out-dir", type=Path, default=REPO_ROOT / "bench" / "out")
     judge = parser.add_mutually_exclusive_group(required=True)
     judge.add_argument("--base-url", help="running OpenAI-compatible server, e.g. .../v1")
     judge.add_argument("--gguf", help="start llama.cpp with this model file for the run")

@@ -1,6 +1,6 @@
 """Agreement with human labels and cost per row, from run_peers.py output files.
 
-    python bench/peers/score.py bench/out/ragas.jsonl bench/out/trulens.jsonl [--by-dataset]
+    python -m bench.peers.score bench/out/ragas.jsonl bench/out/trulens.jsonl [--by-dataset]
 
 Standard library only. A failure is a row with an error or without a finite score. Failures
 stay in every figure: they are scored as the worst possible score (below every real score:

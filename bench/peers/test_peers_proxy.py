@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import json
-import sys
 import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from counting_proxy import CountingProxy, Counts, usage_from_body
+from bench.peers.counting_proxy import CountingProxy, Counts, usage_from_body
 
 
 class Upstream(BaseHTTPRequestHandler):

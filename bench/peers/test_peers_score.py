@@ -5,12 +5,9 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import score
+from bench.peers import score
 
 
 def _pairwise_auc(pairs: list[tuple[float, int]]) -> float:

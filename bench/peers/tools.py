@@ -72,7 +72,7 @@ def build_ragas(base_url: str, model: str, timeout: float) -> Scorer:
 
 
 def build_trulens(base_url: str, model: str, timeout: float, nltk_dir: Path) -> Scorer:
-    from punkt_data import install_offline_punkt
+    from bench.peers.punkt_data import install_offline_punkt
 
     install_offline_punkt(nltk_dir)
     from trulens.core.utils.constants import UNPARSABLE_SCORE
