@@ -11,6 +11,8 @@ ARG BASE_IMAGE=ghcr.io/ground-gate/ground-gate-base:deps-6b34b373c24e
 FROM ${BASE_IMAGE}
 COPY pyproject.toml README.md /tmp/ground-gate/
 COPY ground_gate /tmp/ground-gate/ground_gate
+# pyproject.toml's build backend: setuptools (in the base), run on a copy of the sources
+COPY build_backend /tmp/ground-gate/build_backend
 # --no-index and --no-deps: nothing is fetched; pip check fails the build when pyproject.toml
 # asks for a dependency the base does not have (rebuild the base: see docker/base_tag.py).
 RUN pip install --no-cache-dir --no-index --no-deps --no-build-isolation /tmp/ground-gate \
