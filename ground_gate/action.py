@@ -56,6 +56,7 @@ from ground_gate.leaves.exit_codes import EXIT_ERROR, EXIT_PASSED, exit_code
 from ground_gate.leaves.file_reader import Unreadable, read_capped
 from ground_gate.render.markdown import render_markdown
 from ground_gate.report.types import Report
+from ground_gate.review.review import review_of
 from ground_gate.stages.report_files import (
     ARTIFACT_MAX_BYTES,
     MAX_REPORT_BYTES,
@@ -244,4 +245,4 @@ def render_claim(report: Report) -> str:
     """A pull request run's report rendered as that run's unverified claim. It entered through
     report_files.checked_report (the schema, and rows and scores of the datasets it names),
     so it renders: tests/unit/test_report_any_valid.py renders changed reports it accepts."""
-    return render_markdown(report, unverified=True)
+    return render_markdown(report, review_of(report), unverified=True)

@@ -32,6 +32,7 @@ from ground_gate.github.step_outputs import annotate
 from ground_gate.github.sticky_comment import Sleep, post_comment
 from ground_gate.leaves.errors import GroundGateError
 from ground_gate.render.markdown import render_markdown
+from ground_gate.review.review import review_of
 from ground_gate.stages.report_files import read_report
 
 
@@ -43,7 +44,7 @@ def _comment(settings: Settings, page: Page) -> str | None:
     except GroundGateError:
         return None
     url = page.url if page.direct else None
-    markdown = render_markdown(report, page_url=url)
+    markdown = render_markdown(report, review_of(report), page_url=url)
     return markdown if page.direct else markdown + zip_note(page)
 
 

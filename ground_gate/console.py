@@ -18,6 +18,7 @@ from ground_gate.leaves.masking import mask
 
 if TYPE_CHECKING:
     from ground_gate.report.types import Report
+    from ground_gate.review.review import Review
     from ground_gate.stages.report_files import CalibrationOutcome, Outcome
 
 
@@ -28,13 +29,15 @@ def is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def summary(report: Report, exit_code: int, written: Sequence[tuple[str, Path | None]]) -> str:
-    """The run for a person at a terminal (report/terminal.py), sized to it."""
+def summary(
+    report: Report, review: Review, exit_code: int, written: Sequence[tuple[str, Path | None]]
+) -> str:
+    """The run for a person at a terminal (render/terminal.py), sized to it."""
     from ground_gate.render.terminal import render_terminal
 
     paths = [(kind, str(path)) for kind, path in written if path is not None and path != STDOUT]
     width = shutil.get_terminal_size((100, 24)).columns
-    return render_terminal(report, width=width, exit_code=exit_code, written=paths)
+    return render_terminal(report, review, width=width, exit_code=exit_code, written=paths)
 
 
 def print_outcome(
@@ -60,7 +63,9 @@ def print_outcome(
         # too only when it goes elsewhere (a log), before the summary
         if run["incomplete"] and not to_err and not is_terminal(sys.stderr):
             echo_err(f"ground-gate: error: {run['incomplete']}")
-        click.echo(mask(summary(run, outcome.exit_code, written)), nl=False, err=to_err)
+        assert isinstance(outcome, Outcome)
+        said = summary(run, outcome.review, outcome.exit_code, written)
+        click.echo(mask(said), nl=False, err=to_err)
         return
     if md_out == STDOUT or (not quiet and json_out != STDOUT):
         click.echo(mask(outcome.markdown), nl=False)
@@ -81,6 +86,7 @@ def saved_summary(path: Path) -> str | None:
     calibration's report (it has only its markdown)."""
     from ground_gate.leaves.errors import GroundGateError
     from ground_gate.leaves.exit_codes import exit_code
+    from ground_gate.review.review import review_of
     from ground_gate.stages.report_files import read_report
 
     try:
@@ -92,4 +98,4 @@ def saved_summary(path: Path) -> str | None:
         incomplete=bool(report["incomplete"]),
         fail_on_threshold="shard" not in report,
     )
-    return summary(report, code, [])
+    return summary(report, review_of(report), code, [])

@@ -24,6 +24,7 @@ from ground_gate.stages.report_files import (
     ReportFiles,
     finish,
     read_report,
+    reviewed,
 )
 from ground_gate.stages.shard_merge import merge_records
 from ground_gate.verdict.record import RunRecord
@@ -54,7 +55,7 @@ def merge(options: MergeOptions, echo: Echo) -> Outcome:
     """`ground-gate merge`: read the shard reports, join them, write the report files asked
     for; the exit code is the unsharded run's."""
     merged = read_merged(options)
-    return finish(merged.record, merged.baseline, options.files, echo)
+    return finish(reviewed(merged.record, merged.baseline), options.files, echo)
 
 
 def read_merged(options: MergeOptions) -> Merged:

@@ -11,6 +11,7 @@ from ground_gate.render import calibration as calibration_report
 from ground_gate.render.html import render_html
 from ground_gate.render.markdown import render_markdown
 from ground_gate.report.schema import is_calibration
+from ground_gate.review.review import review_of
 from ground_gate.stages.report_files import (
     Echo,
     ReportFiles,
@@ -44,8 +45,9 @@ def render_saved(options: RenderOptions, echo: Echo) -> tuple[str, int]:
         page = calibration_report.render_html(calibration) if options.output_html else ""
     else:
         report = checked_report(document, name)
-        markdown = render_markdown(report)
-        page = render_html(report) if options.output_html else ""
+        review = review_of(report)
+        markdown = render_markdown(report, review)
+        page = render_html(report, review) if options.output_html else ""
     outputs = files.outputs()
     written = files.write(
         [(outputs.get("markdown"), lambda: markdown), (outputs.get("html"), lambda: page)], echo

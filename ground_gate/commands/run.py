@@ -29,9 +29,8 @@ from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.report.json_report import row_text
+from ground_gate.report.quoted import with_quotes
 from ground_gate.report.types import Report
-from ground_gate.review.changes import shown_units_rows
-from ground_gate.review.selection import DEFAULT_WORST_ROWS
 from ground_gate.stages.answering import Answering, answer_work
 from ground_gate.stages.evidence import EvidenceResult, add_evidence
 from ground_gate.stages.report_files import (
@@ -39,9 +38,10 @@ from ground_gate.stages.report_files import (
     Outcome,
     Output,
     ReportFiles,
+    Reviewed,
     finish,
-    judged,
     read_report,
+    reviewed,
 )
 from ground_gate.stages.runner import RunResult, rows_at_once, score_all
 from ground_gate.stages.workload import Work, select_work
@@ -270,24 +270,35 @@ def answered(job: Job, env: Mapping[str, str], echo: Echo) -> Job:
     return replace(job, work=answering.work, answering=answering)
 
 
+def reviewed_run(
+    job: Job,
+    result: RunResult,
+    info: Mapping[str, Any],
+    limit: SpendingLimit | None,
+) -> Reviewed:
+    """The run's report and its review, made once: the rows its targets could not answer
+    added as error rows first."""
+    if job.answering is not None:
+        job.answering.add_to(result, [m.name for m in job.metrics])
+    return reviewed(job.record(result, info, None, limit), job.baseline)
+
+
 def evidence_step(
-    job: Job, judge: Judge, info: Mapping[str, Any]
-) -> Callable[[RunResult], Awaitable[EvidenceResult]] | None:
-    """With `evidence: shown`: once every row is scored, gate, compare and rank them as the
-    report will, then quote evidence for the groundedness units the report's renderers show
-    (report.changes.shown_units_rows decides for both, so they cannot disagree)."""
+    job: Job, judge: Judge, info: Mapping[str, Any], limit: SpendingLimit | None
+) -> Callable[[RunResult], Awaitable[tuple[Reviewed, EvidenceResult]]] | None:
+    """With `evidence: shown`: once every row is scored, the report and its review made, and
+    evidence quoted for the groundedness units the review shows (`Review.shown`: the rows
+    every renderer shows), then written into that report (report/quoted.py)."""
     grounded = next((m for m in job.metrics if isinstance(m, Groundedness)), None)
     if job.evidence_policy != "shown" or grounded is None:
         return None
     samples = {(name, s.id): s for name, rows in job.work for s in rows}
 
-    async def quote_shown(result: RunResult) -> EvidenceResult:
-        # the rows ranked, and compared with the baseline, as the report will rank and compare
-        # them (its texts left out: not needed here)
-        record = replace(job.record(result, info, None, None), texts={})
-        shown = shown_units_rows(judged(record, job.baseline), DEFAULT_WORST_ROWS)
+    async def quote_shown(result: RunResult) -> tuple[Reviewed, EvidenceResult]:
+        made = reviewed_run(job, result, info, limit)
+        shown = made.review.shown
         wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
-        return await add_evidence(
+        evidence = await add_evidence(
             result,
             samples,
             wanted,
@@ -295,6 +306,8 @@ def evidence_step(
             judge,
             row_concurrency=rows_at_once(job.config.judge),
         )
+        with_quotes(made.report, job.record(result, info, evidence, limit))
+        return made, evidence
 
     return quote_shown
 
@@ -319,16 +332,18 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
         echo=echo,
         limit=limit,
     ) as (judge, info):
-        then = evidence_step(job, judge, info)
-        result, evidence = score_all(job.config.judge, job.scorable, job.metrics, judge, then=then)
-    if job.answering is not None:
-        job.answering.add_to(result, [m.name for m in job.metrics])
-    if evidence is not None and evidence.problem:
-        echo(
-            f"ground-gate: warning: {evidence.missing} evidence quote(s) for the report are "
-            f"missing ({evidence.problem}); the scores and the gate verdict do not use them"
-        )
-    outcome = finish(job.record(result, info, evidence, limit), job.baseline, options.files, echo)
+        then = evidence_step(job, judge, info, limit)
+        result, quoted = score_all(job.config.judge, job.scorable, job.metrics, judge, then=then)
+    if quoted is None:  # no evidence asked for, or the run stopped before it
+        made = reviewed_run(job, result, info, limit)
+    else:
+        made, evidence = quoted
+        if evidence.problem:
+            echo(
+                f"ground-gate: warning: {evidence.missing} evidence quote(s) for the report are "
+                f"missing ({evidence.problem}); the scores and the gate verdict do not use them"
+            )
+    outcome = finish(made, options.files, echo)
     if job.answering is not None:
         written = options.files.write([(options.responses_output, job.answering.responses)], echo)
         if not written:

@@ -26,13 +26,12 @@ from ground_gate.render.html_rows import rows_section
 from ground_gate.render.html_scores import scores_section
 from ground_gate.render.svg import FINE, Line, histogram, threshold_bins
 from ground_gate.report.types import Report, ScoreEntry
-from ground_gate.review.answers import answer_counts, answer_words
-from ground_gate.review.baseline_name import baseline_name
-from ground_gate.review.check_status import checks_said
+from ground_gate.review.answers import answer_words
 from ground_gate.review.formatting import bounds_of, mean_text, plural
+from ground_gate.review.review import Review
 
 
-def _headline(report: Report) -> list[str]:
+def _headline(report: Report, review: Review) -> list[str]:
     status = report["status"]
     mark = {"passed": "\u2714", "failed": "\u2718", "incomplete": "\u26a0"}.get(status, "?")
     rows = sum(d["scored"] for d in report["datasets"])
@@ -42,10 +41,10 @@ def _headline(report: Report) -> list[str]:
         '<p id="notice" class="notice" role="alert" hidden></p>',
         f"<p>{plural(rows, 'row')} in {plural(len(report['datasets']), 'dataset')}, judged by "
         f"<code>{esc(str(report['judge'].get('model', '?')))}</code>; "
-        f"{esc(checks_said(report['scores']))}. Report of {esc(report['created_at'])}, "
+        f"{esc(review.checks)}. Report of {esc(report['created_at'])}, "
         f"ground-gate {esc(report['tool']['version'])}.</p>",
     ]
-    lines += _baseline(report)
+    lines += _baseline(report, review)
     if "shard" in report:
         shard = report["shard"]
         lines.append(
@@ -54,16 +53,16 @@ def _headline(report: Report) -> list[str]:
         )
     if report["incomplete"]:
         lines.append(f'<p class="warn">The run did not finish: {esc(report["incomplete"])}</p>')
-    lines += _answers(report)
+    lines += _answers(review)
     lines.append("</header>")
     return lines
 
 
-def _baseline(report: Report) -> list[str]:
+def _baseline(report: Report, review: Review) -> list[str]:
     """Which baseline the rows were compared with, as the comment names it (baseline_name.py):
     branch and commit, its run (as text: the page links nowhere outside itself), its age, and
     a warning when another judge scored it."""
-    name = baseline_name(report)
+    name = review.baseline
     if name is None:
         return []
     where = " @ ".join(f"<code>{esc(p)}</code>" for p in (name.branch, name.commit) if p)
@@ -85,11 +84,11 @@ def _baseline(report: Report) -> list[str]:
     return lines
 
 
-def _answers(report: Report) -> list[str]:
+def _answers(review: Review) -> list[str]:
     """Per dataset with the answers metric, its declines in words."""
     return [
         f'<p class="answers"><b>{esc(c.dataset)}</b> {esc(answer_words(c))}</p>'
-        for c in answer_counts(report)
+        for c in review.answers
     ]
 
 
@@ -142,12 +141,13 @@ def _distributions(report: Report) -> list[str]:
     return out
 
 
-def render_html(report: Report) -> str:
+def render_html(report: Report, review: Review) -> str:
     """The run's page (`run --output-html`, `ground-gate report --html`), its rows beside the
     baseline's when the report was compared with one (`report_files.judged`)."""
-    body = [*_headline(report), *broke_section(report), *scores_section(report["scores"])]
+    body = [*_headline(report, review), *broke_section(report, review)]
+    body += scores_section(report["scores"], review)
     body += _distributions(report)
-    body += rows_section(report)
+    body += rows_section(report, review)
     return page(f"ground-gate: {report['status']}", body)
 
 

@@ -14,11 +14,12 @@ from ground_gate.render.anchors import row_link
 from ground_gate.render.escape import shown_id
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds
-from ground_gate.review.baseline_rows import changed_sentences, is_compared
-from ground_gate.review.causes import Cause, causes
-from ground_gate.review.changes import RowChange, ScoreChange, broke, fixed, moved_text
+from ground_gate.review.baseline_rows import changed_sentences
+from ground_gate.review.causes import Cause
+from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import verdict_class
 from ground_gate.review.formatting import changed, missed_text, plural, row_thresholds
+from ground_gate.review.review import Review
 
 SHOWN = 6  # causes shown before the rest is folded
 MEMBERS_SHOWN = 5  # of a cause's rows, listed before the rest is folded
@@ -106,9 +107,9 @@ def _cause(cause: Cause, thresholds: Mapping[str, Mapping[str, ThresholdBounds |
 
 
 def _fixed(
-    report: Report, thresholds: Mapping[str, Mapping[str, ThresholdBounds | None]]
+    review: Review, thresholds: Mapping[str, Mapping[str, ThresholdBounds | None]]
 ) -> list[str]:
-    mended = fixed(report)
+    mended = review.fixed
     if not mended:
         return []
     listed = [
@@ -121,12 +122,12 @@ def _fixed(
     ]
 
 
-def broke_section(report: Report) -> list[str]:
+def broke_section(report: Report, review: Review) -> list[str]:
     """The section, on a page compared with a baseline; nothing otherwise."""
-    if not is_compared(report):
+    if not review.compared:
         return []
     thresholds = {d["name"]: row_thresholds(report, d["name"]) for d in report["datasets"]}
-    found = causes(broke(report))
+    found = review.causes
     rows = sum(len(c.rows) for c in found)
     out = ['<section id="broke"><h2>What this pull request broke</h2>']
     if not found:
@@ -150,7 +151,7 @@ def broke_section(report: Report) -> list[str]:
             )
             out += [_cause(c, thresholds) for c in rest]
             out.append("</ol></details>")
-    out += _fixed(report, thresholds)
+    out += _fixed(review, thresholds)
     out.append("</section>")
     return out
 

@@ -9,30 +9,29 @@ from collections.abc import Sequence
 
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import Report
-from ground_gate.review.baseline_rows import is_compared
-from ground_gate.review.changes import broke
+from ground_gate.review.review import Review
 
 
-def start_status(report: Report) -> str:
+def start_status(review: Review) -> str:
     """The rows the filter starts at: those the pull request broke when there are some (the
     rest one choice away), else all."""
-    return "new" if broke(report) else "all"
+    return "new" if review.broke else "all"
 
 
-def filters(report: Report, scores: Sequence[str]) -> list[str]:
+def filters(report: Report, review: Review, scores: Sequence[str]) -> list[str]:
     """The form: dataset, score, verdict (against the baseline too when compared), sort,
     search; the verdict starting at `start_status`."""
     datasets = "".join(f'<option value="{esc(d["name"])}">{esc(d["name"])}</option>'
                        for d in report["datasets"])  # fmt: skip
     score_options = "".join(f'<option value="{esc(s)}">{esc(s)}</option>' for s in scores)
     statuses = [("all", "all"), ("fail", "failing"), ("pass", "passing")]
-    if is_compared(report):
+    if review.compared:
         statuses[2:2] = [
             ("new", "newly failing since the baseline"),
             ("before", "failing in the baseline too"),
             ("fixed", "fixed since the baseline"),
         ]
-    start = start_status(report)
+    start = start_status(review)
     status_options = "".join(
         f'<option value="{v}"{" selected" * (v == start)}>{w}</option>' for v, w in statuses
     )

@@ -28,8 +28,8 @@ from ground_gate.render.html_filters import filters, start_status
 from ground_gate.render.html_page import esc
 from ground_gate.report.json_report import TEXT_BUDGET_BYTES
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
-from ground_gate.review.baseline_rows import changes_of, is_compared, response_before, scores_before
-from ground_gate.review.changes import fixed, row_scores, standing
+from ground_gate.review.baseline_rows import changes_of, response_before, scores_before
+from ground_gate.review.changes import row_scores, standing
 from ground_gate.review.evidence_words import CLOSEST, EVIDENCE, has_evidence, verdict_class
 from ground_gate.review.formatting import (
     FAIL,
@@ -44,6 +44,7 @@ from ground_gate.review.formatting import (
     uncertain_readings,
     unit_verdict,
 )
+from ground_gate.review.review import Review
 from ground_gate.review.selection import carriers, ranked_rows
 
 Row = RowEntry
@@ -247,9 +248,14 @@ def _verdict_cell(row: Row, compared: bool) -> str:
 
 
 def _row(
-    report: Report, row: Row, scores: Sequence[str], opened: bool, fixed_keys: set[str]
+    report: Report,
+    review: Review,
+    row: Row,
+    scores: Sequence[str],
+    opened: bool,
+    fixed_keys: set[str],
 ) -> list[str]:
-    compared = is_compared(report)
+    compared = review.compared
     thresholds = row_thresholds(report, row["dataset"])
     now, before = row_scores(row), scores_before(row)
     values = "".join(
@@ -288,17 +294,17 @@ LEGEND = (
 )
 
 
-def rows_section(report: Report) -> list[str]:
+def rows_section(report: Report, review: Review) -> list[str]:
     rows = ranked_rows(report)
     # substance is a row's as a whole, said by its failing list: no column of its own
     scores = [
         s for s in SCORE_NAMES if s != SUBSTANCE and any(e["score"] == s for e in report["scores"])
     ]
-    fixed_keys = {row_key(c.row) for c in fixed(report)}
+    fixed_keys = {row_key(c.row) for c in review.fixed}
     out = [
         f'<section id="rows"><h2>Rows ({len(rows)})</h2>',
         LEGEND,
-        *filters(report, scores),
+        *filters(report, review, scores),
         '<div class="scroll"><table id="row-table"><thead><tr><th>dataset</th><th>row</th>'
         "<th>verdict</th>",
         *[f"<th>{esc(s)}</th>" for s in scores],
@@ -306,11 +312,11 @@ def rows_section(report: Report) -> list[str]:
     ]
     # the worst rows of the view the filter starts at are open
     starting = [r for r in rows if r["failing"]]
-    if start_status(report) == "new":
+    if start_status(review) == "new":
         starting = [r for r in starting if standing(r, True) == "new"]
     opened = {id(r) for r in starting[:OPEN_ROWS]}
     for row in rows:
-        out += _row(report, row, scores, id(row) in opened, fixed_keys)
+        out += _row(report, review, row, scores, id(row) in opened, fixed_keys)
     out.append("</table></div>")
     not_run = report.get("not_run") or []
     if not_run:

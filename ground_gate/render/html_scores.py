@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from ground_gate.leaves.numbers import figure
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import BaselineEntry, ScoreEntry
-from ground_gate.review.check_status import check_status, checks_said
 from ground_gate.review.formatting import (
     interval_level,
     mean_places,
@@ -25,6 +24,7 @@ from ground_gate.review.formatting import (
     score_cell,
     threshold_text,
 )
+from ground_gate.review.review import Review
 from ground_gate.verdict.gate import worse_by
 
 # plain-font marks: an emoji needs a font a browser may not have
@@ -98,7 +98,7 @@ def _interval(entry: ScoreEntry) -> str:
     return f"{ci[0]:.{places}f} \u2013 {ci[1]:.{places}f}" if ci else "n/a"
 
 
-def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
+def scores_section(entries: Sequence[ScoreEntry], review: Review) -> list[str]:
     compared = any("baseline" in e for e in entries)
     heads = ["dataset", "score", "check", "baseline \u2192 now" if compared else "mean"]
     heads += ["threshold", "95% interval of the mean"]
@@ -109,7 +109,7 @@ def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
         "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead><tbody>",
     ]
     for e in entries:
-        status = check_status(e)
+        status = review.status(e)
         mark = f"{MARKS[status.kind]} " if MARKS[status.kind] else ""
         word = status.word  # "not checked" for a threshold the run could not check
         rows = f"{e['n']}" + (f", {plural(e['n_error'], 'error')}" if e["n_error"] else "")
@@ -145,4 +145,4 @@ def scores_section(entries: Sequence[ScoreEntry]) -> list[str]:
     return out
 
 
-__all__: Sequence[str] = ["change_words", "checks_said", "scores_section"]
+__all__: Sequence[str] = ["change_words", "scores_section"]

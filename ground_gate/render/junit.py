@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from ground_gate.config.scores import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.render.escape import shown_id
 from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry, ThresholdBounds
-from ground_gate.review.answers import answer_counts, answer_words
+from ground_gate.review.answers import answer_words
 from ground_gate.review.evidence_words import evidence_said
 from ground_gate.review.formatting import (
     failure_text,
@@ -28,6 +28,7 @@ from ground_gate.review.formatting import (
     unit_verdict,
     value_text,
 )
+from ground_gate.review.review import Review
 from ground_gate.review.selection import shown_units
 
 # Report: a report.types.Report held as the plain dict it is (built, or read from a file)
@@ -118,14 +119,16 @@ def _score_case(suite: ET.Element, entry: ScoreEntry, answers: str) -> bool:
     return True
 
 
-def _suite(root: ET.Element, report: Report, dataset: DatasetEntry) -> tuple[int, int]:
+def _suite(
+    root: ET.Element, report: Report, review: Review, dataset: DatasetEntry
+) -> tuple[int, int]:
     name = dataset["name"]
     rows = [r for r in report["rows"] if r["dataset"] == name]
     entries = [e for e in report["scores"] if e["dataset"] == name and e["passed"] is not None]
     thresholds = {e["score"]: e["threshold"] for e in entries}
     suite = _element(root, "testsuite", name=name)
     failures = sum(_row_case(suite, row, thresholds) for row in rows)
-    counted = [c for c in answer_counts(report) if c.dataset == name]
+    counted = [c for c in review.answers if c.dataset == name]
     answers = answer_words(counted[0]) if counted else ""
     failures += sum(_score_case(suite, entry, answers) for entry in entries)
     tests = len(rows) + len(entries)
@@ -146,13 +149,13 @@ def _incomplete(root: ET.Element, reason: str) -> None:
     )
 
 
-def render_junit(report: Report) -> str:
+def render_junit(report: Report, review: Review) -> str:
     """The report as JUnit XML (the common schema: testsuites > testsuite > testcase >
     failure/error, with tests/failures/errors counts)."""
     root = ET.Element("testsuites", {"name": "ground-gate"})
     tests = failures = 0
     for dataset in report["datasets"]:
-        counts = _suite(root, report, dataset)
+        counts = _suite(root, report, review, dataset)
         tests, failures = tests + counts[0], failures + counts[1]
     errors = 0
     if report["incomplete"]:

@@ -24,9 +24,8 @@ from ground_gate.render.markdown_broke import what_broke
 from ground_gate.render.markdown_tables import score_details, usage
 from ground_gate.render.targets import target_lines
 from ground_gate.report.types import Report, RowEntry, ScoreEntry
-from ground_gate.review.answers import answer_counts, answer_parts, stated_nothing
-from ground_gate.review.baseline_name import baseline_name
-from ground_gate.review.check_status import NOISE, STATUSES, check_status, checks_said
+from ground_gate.review.answers import answer_parts, stated_nothing
+from ground_gate.review.check_status import NOISE, STATUSES, CheckStatus
 from ground_gate.review.formatting import (
     ARROW,
     FAIL,
@@ -38,7 +37,7 @@ from ground_gate.review.formatting import (
     score_cell,
     uncertain_readings,
 )
-from ground_gate.review.selection import DEFAULT_WORST_ROWS
+from ground_gate.review.review import Review
 
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
@@ -52,8 +51,7 @@ SHARD_NOTE = (
 )
 
 
-def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
-    status = check_status(entry)
+def _cell(entry: ScoreEntry, status: CheckStatus, unverified: bool = False) -> str:
     # never a check mark for a pass a fork's run claims: its mark is the words' alone
     marked = status.kind in ("fail", "empty", "noise") or (status.kind == "pass" and not unverified)
     text = (status.mark + " " if marked else "") + score_cell(entry)
@@ -69,7 +67,7 @@ def _cell(entry: ScoreEntry, unverified: bool = False) -> str:
     return text
 
 
-def _table(report: Report, unverified: bool = False) -> str:
+def _table(report: Report, review: Review, unverified: bool = False) -> str:
     """One row per score, one column per dataset: a score's checks side by side, and as
     narrow as the datasets are few (one or two fit a phone's 420 px)."""
     entries = {(e["dataset"], e["score"]): e for e in report["scores"]}
@@ -85,7 +83,7 @@ def _table(report: Report, unverified: bool = False) -> str:
         line = [ident(score)]
         for dataset in report["datasets"]:
             entry = entries.get((dataset["name"], score))
-            line.append(_cell(entry, unverified) if entry else "")
+            line.append(_cell(entry, review.status(entry), unverified) if entry else "")
         body.append(line)
     return tabulate(body, headers=header, tablefmt="github", disable_numparse=True)
 
@@ -105,10 +103,10 @@ def _headline(report: Report, unverified: bool = False) -> list[str]:
     return [f"## {mark} ground-gate: {status}"]
 
 
-def _baseline_lines(report: Report) -> list[str]:
+def _baseline_lines(report: Report, review: Review) -> list[str]:
     """Which baseline the rows were compared with: branch, commit, run, age, its rows and
     verdict; and a warning when another judge scored it."""
-    name = baseline_name(report)
+    name = review.baseline
     if name is None:
         return []
     where = ""
@@ -136,17 +134,17 @@ def _is_web(url: str) -> bool:
     return url.startswith("https://") and not any(c in url for c in " ()<>[]")
 
 
-def _legend(report: Report) -> str:
+def _legend(report: Report, review: Review) -> str:
     """What the table's signs mean, for the signs it holds."""
     said = []
     if any("baseline" in e for e in report["scores"]):
         said.append(f"Each score reads `baseline {ARROW} now`, over the rows in both runs.")
-    if any(check_status(e).kind == "noise" for e in report["scores"]):
+    if any(review.status(e).kind == "noise" for e in report["scores"]):
         said.append(f"{NOISE} {STATUSES['noise'].word}.")
     return " ".join(said)
 
 
-def _summary_line(report: Report, page_url: str | None) -> str:
+def _summary_line(report: Report, review: Review, page_url: str | None) -> str:
     rows = sum(d["scored"] for d in report["datasets"])
     model = code(str(report["judge"].get("model", "?")), 80)
     page = (
@@ -156,11 +154,11 @@ def _summary_line(report: Report, page_url: str | None) -> str:
     )
     datasets = plural(len(report["datasets"]), "dataset")
     stopped = ", on the rows scored before it stopped" if report["incomplete"] else ""
-    checks = checks_said(report["scores"]) + stopped
+    checks = review.checks + stopped
     return f"{plural(rows, 'row')} in {datasets}, judged by `{model}`: {checks}.{page}"
 
 
-def _check_lines(report: Report) -> list[str]:
+def _check_lines(report: Report, review: Review) -> list[str]:
     """Why each check that did not simply pass or fail on its bound did what it did, once:
     a drop against max_drop (failed, or past it and passing within noise), errors, no rows.
     A failed bound is said in the table's cell ('0.101 > 0.10')."""
@@ -168,7 +166,7 @@ def _check_lines(report: Report) -> list[str]:
     for e in report["scores"]:
         # ground-gate's own words, but a forged report's are anyone's
         name, score = cell(e["dataset"], 60), ident(e["score"])
-        status, change, mean = check_status(e), e.get("baseline"), e["mean"]
+        status, change, mean = review.status(e), e.get("baseline"), e["mean"]
         drop_failed = change is not None and change["passed"] is False
         in_cell = mean is not None and not drop_failed and missed(mean, e["threshold"])
         if status.kind in ("fail", "empty") and not in_cell:
@@ -182,11 +180,11 @@ def _check_lines(report: Report) -> list[str]:
     return lines
 
 
-def _answer_lines(report: Report, unverified: bool = False) -> list[str]:
+def _answer_lines(report: Report, review: Review, unverified: bool = False) -> list[str]:
     """Per dataset with the answers metric, its declines and answers in words, marked with
     the verdict of its answer checks (no pass marked for a report this job did not run)."""
     lines = []
-    for counts in answer_counts(report):
+    for counts in review.answers:
         checks = {
             e["score"]: e["passed"] for e in report["scores"] if e["dataset"] == counts.dataset
         }
@@ -233,8 +231,8 @@ def _reasons(report: Report) -> list[str]:
 
 def render_markdown(
     report: Report,
+    review: Review,
     *,
-    worst_rows: int = DEFAULT_WORST_ROWS,
     unverified: bool = False,
     page_url: str | None = None,
 ) -> str:
@@ -243,21 +241,30 @@ def render_markdown(
     from a run this job does not trust (a fork's artifact): the headline says whose claim it
     is and no pass is marked. `page_url`: where the run's HTML page is (the comment then
     links to it and each worst row to its anchor); None: the page is not mentioned."""
-    parts: list[str] = [*_headline(report, unverified), "", _summary_line(report, page_url), ""]
-    named = _baseline_lines(report)
+    parts: list[str] = [
+        *_headline(report, unverified),
+        "",
+        _summary_line(report, review, page_url),
+        "",
+    ]
+    named = _baseline_lines(report, review)
     if named:
         parts += [*named, ""]
-    parts += [_table(report, unverified), ""]
-    legend = _legend(report)
+    parts += [_table(report, review, unverified), ""]
+    legend = _legend(report, review)
     if legend:
         parts += [legend, ""]
-    for lines in (_check_lines(report), _answer_lines(report, unverified), _reasons(report)):
+    for lines in (
+        _check_lines(report, review),
+        _answer_lines(report, review, unverified),
+        _reasons(report),
+    ):
         if lines:
             parts += [*lines, ""]
-    broken = what_broke(report, page_url)
+    broken = what_broke(report, review, page_url)
     if broken:
         parts += [*broken, ""]
-    worst = markdown_rows.worst_rows(report, worst_rows, page_url)
+    worst = markdown_rows.worst_rows(report, review, page_url)
     if worst:
         parts += [*worst, ""]
     parts += [*markdown_rows.rows_table(report), ""]

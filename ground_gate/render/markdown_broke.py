@@ -17,10 +17,10 @@ from ground_gate.render.markdown_rows import (
     score_change,
 )
 from ground_gate.report.types import Report, ThresholdBounds
-from ground_gate.review.baseline_rows import is_compared
-from ground_gate.review.causes import Cause, causes
-from ground_gate.review.changes import RowChange, broke, fixed
+from ground_gate.review.causes import Cause
+from ground_gate.review.changes import RowChange
 from ground_gate.review.formatting import plural
+from ground_gate.review.review import Review
 
 ROWS_NAMED = 10  # of a cause's rows, named in its line; the rest counted
 FIXED_SHOWN = 20
@@ -66,18 +66,18 @@ def _cause_line(cause: Cause, page_url: str | None) -> list[str]:
     return [f"- **{count}** {_what(cause)}; {fails} {verb}: {_names(cause.rows, page_url)}"]
 
 
-def what_broke(report: Report, page_url: str | None = None) -> list[str]:
+def what_broke(report: Report, review: Review, page_url: str | None = None) -> list[str]:
     """The rows that newly fail, by cause (worst first), each row's scores folded below, and
     the rows fixed; one line when no row changed verdict; nothing without a baseline."""
-    if not is_compared(report):
+    if not review.compared:
         return []
-    changes, mended = broke(report), fixed(report)
+    changes, mended = review.broke, review.fixed
     if not changes and not mended:
         return ["No row changed verdict since the baseline."]
     thresholds = row_thresholds_by_dataset(report)
     said = f"{plural(len(changes), 'row')} newly fail" if changes else "no row newly fails"
     out = [f"### What this pull request broke: {said}", ""]
-    for cause in causes(changes):
+    for cause in review.causes:
         if len(cause.rows) == 1:  # a row alone: its scores and sentences, as they changed
             (change,) = cause.rows
             out += broke_entry(change, thresholds[change.row["dataset"]], page_url)

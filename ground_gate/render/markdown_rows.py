@@ -16,11 +16,10 @@ from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBou
 from ground_gate.review.baseline_rows import (
     changed_sentences,
     changes_of,
-    is_compared,
     response_before,
     scores_before,
 )
-from ground_gate.review.changes import RowChange, ScoreChange, moved_text, worst_not_broken
+from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import evidence_said
 from ground_gate.review.formatting import (
     ARROW,
@@ -32,6 +31,7 @@ from ground_gate.review.formatting import (
     row_values,
     unit_verdict,
 )
+from ground_gate.review.review import Review
 from ground_gate.review.selection import ShownRow, carriers
 
 Row = RowEntry
@@ -173,13 +173,13 @@ def _scores_text(row: Row, thresholds: Mapping[str, ThresholdBounds | None]) -> 
     return ", ".join(parts)
 
 
-def worst_rows(report: Report, limit: int, page_url: str | None = None) -> list[str]:
+def worst_rows(report: Report, review: Review, page_url: str | None = None) -> list[str]:
     """The worst rows with the sentences that explain them. Against a baseline, only the
     rows that failed there too: the rows this pull request broke are said above, once."""
-    ranked = worst_not_broken(report, limit)
+    ranked = review.others
     if not ranked:
         return []
-    compared = is_compared(report)
+    compared = review.compared
     what = "Rows that failed in the baseline too" if compared else "Worst rows"
     out = [f"<details><summary>{what} ({len(ranked)})</summary>", ""]
     thresholds = row_thresholds_by_dataset(report)

@@ -27,11 +27,9 @@ from typing import Any
 from ground_gate.render.anchors import row_key
 from ground_gate.render.escape import visible
 from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
-from ground_gate.review.answers import answer_counts, answer_parts
-from ground_gate.review.baseline_name import baseline_name
-from ground_gate.review.baseline_rows import is_compared
-from ground_gate.review.changes import broke, fixed, moved_text, worst_not_broken
-from ground_gate.review.check_status import FAIL, STATUSES, WARN, check_status, checks_said
+from ground_gate.review.answers import answer_parts
+from ground_gate.review.changes import moved_text
+from ground_gate.review.check_status import FAIL, STATUSES, WARN, CheckStatus
 from ground_gate.review.formatting import (
     before_now,
     bounds_of,
@@ -42,6 +40,7 @@ from ground_gate.review.formatting import (
     score_cell,
     threshold_text,
 )
+from ground_gate.review.review import Review
 from ground_gate.review.selection import carriers
 from ground_gate.verdict.gate import describe
 
@@ -119,14 +118,14 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-def _head(report: Report) -> list[tuple[str, str, int]]:
+def _head(report: Report, review: Review) -> list[tuple[str, str, int]]:
     """The run in a line: its rows, its judge, and the baseline it was compared with, named as
     the comment names it (baseline_name.py), with a warning when another judge scored it."""
     rows = sum(d["scored"] for d in report["datasets"])
     said = f"ground-gate: {_count(rows, 'row')} in {_count(len(report['datasets']), 'dataset')}"
     model = _text(report["judge"].get("model", "?"))
     said += f", judged by {model}"
-    name = baseline_name(report) if is_compared(report) else None
+    name = review.baseline if review.compared else None
     if name is None:
         return [("", said, 2)]
     where = f"{GLUE}@{GLUE}".join(_text(part) for part in (name.branch, name.commit) if part)
@@ -143,20 +142,20 @@ def _head(report: Report) -> list[tuple[str, str, int]]:
     return out
 
 
-def _answers(report: Report) -> list[tuple[str, str, int]]:
+def _answers(review: Review) -> list[tuple[str, str, int]]:
     """Per dataset with the answers metric, its declines in words, a line each."""
     lines = []
-    for counts in answer_counts(report):
+    for counts in review.answers:
         lines += [(f"{_text(counts.dataset)}: ", _text(p), 2) for _, p in answer_parts(counts)]
     return lines
 
 
-def _why(entry: ScoreEntry) -> str:
+def _why(entry: ScoreEntry, status: CheckStatus) -> str:
     """Why a check failed beyond what its line says: the gate's reason less the level it
     missed (the line says it: '0.05 < 0.50'); '' when that was all. For a pass past max_drop
     within noise, the baseline's reason (how much worse, and why that still passes)."""
     change = entry.get("baseline")
-    if check_status(entry).kind == "noise" and change is not None:
+    if status.kind == "noise" and change is not None:
         return change["reason"]
     if entry["passed"] is None:
         return entry["reason"] if entry["threshold"] else ""
@@ -182,21 +181,23 @@ def _against(entry: ScoreEntry) -> str:
     return cell + threshold_text(entry["threshold"])
 
 
-def _unscored(checks: Sequence[ScoreEntry]) -> dict[str, list[str]]:
+def _unscored(checks: Sequence[ScoreEntry], review: Review) -> dict[str, list[str]]:
     """A reason shared by failing checks that have no score, and its checks: said once."""
     shared: dict[str, list[str]] = {}
     for e in checks:
         if e["mean"] is None and e["passed"] is False:
-            shared.setdefault(_why(e), []).append(e["score"])
+            shared.setdefault(_why(e, review.status(e)), []).append(e["score"])
     return {reason: scores for reason, scores in shared.items() if len(scores) > 1}
 
 
-def _checks_of(entries: Sequence[ScoreEntry]) -> list[tuple[str, str, int]]:
+def _checks_of(entries: Sequence[ScoreEntry], review: Review) -> list[tuple[str, str, int]]:
     """One dataset's checks, failing first: mark, score, status, score against threshold, and
     why beneath; the scores with no threshold on one line."""
-    kinds = {id(e): check_status(e) for e in entries}
-    checks = sorted((e for e in entries if kinds[id(e)].mark), key=_order)
-    folded = _unscored(checks)
+    kinds = {id(e): review.status(e) for e in entries}
+    checks = sorted(
+        (e for e in entries if kinds[id(e)].mark), key=lambda e: ORDER[kinds[id(e)].kind]
+    )
+    folded = _unscored(checks, review)
     said_once = {score for scores in folded.values() for score in scores}
     lined = [e for e in checks if not (e["score"] in said_once and e["mean"] is None)]
     pad = max((len(e["score"]) for e in lined), default=0)
@@ -205,7 +206,7 @@ def _checks_of(entries: Sequence[ScoreEntry]) -> list[tuple[str, str, int]]:
         status = kinds[id(e)]
         first = f"  {status.mark} {e['score']:<{pad}}  "
         out.append((first, f"{status.word}: {_glued(_text(_against(e)))}", columns(first)))
-        if why := _why(e):
+        if why := _why(e, status):
             out.append((" " * columns(first), _text(why), columns(first)))
     for reason, scores in folded.items():
         them = reason.replace("this score", "them") if "this score" in reason else reason
@@ -223,11 +224,7 @@ def _checks_of(entries: Sequence[ScoreEntry]) -> list[tuple[str, str, int]]:
     return out
 
 
-def _order(entry: ScoreEntry) -> int:
-    return ORDER[check_status(entry).kind]
-
-
-def _checks(report: Report) -> list[tuple[str, str, int]]:
+def _checks(report: Report, review: Review) -> list[tuple[str, str, int]]:
     """Each dataset's checks, a line each; the scores with no threshold on one line."""
     out: list[tuple[str, str, int]] = []
     for dataset in report["datasets"]:
@@ -237,9 +234,9 @@ def _checks(report: Report) -> list[tuple[str, str, int]]:
         rows = _count(dataset["rows"], "row")
         if dataset["scored"] != dataset["rows"]:
             rows = f"{dataset['scored']} of {rows} scored"
-        said = checks_said(checked) if checked else "no check"
+        said = review.checks_of[name] if checked else "no check"
         out += [("", "", 0), ("", f"{_text(name)} ({rows}): {said}", 2)]
-        out += _checks_of(entries)
+        out += _checks_of(entries, review)
     return out
 
 
@@ -258,10 +255,10 @@ def _score_changes(change: Any, thresholds: Mapping[str, ThresholdBounds | None]
     return ", ".join(parts)
 
 
-def _broke(report: Report) -> list[tuple[str, str, int]]:
-    if not is_compared(report):
+def _broke(report: Report, review: Review) -> list[tuple[str, str, int]]:
+    if not review.compared:
         return []
-    changes, mended = broke(report), fixed(report)
+    changes, mended = review.broke, review.fixed
     verb = "fails" if len(changes) == 1 else "fail"
     said = f"What this change broke: {_count(len(changes), 'row')} newly {verb}"
     out = [("", "", 0), ("", said, 2)]
@@ -277,12 +274,12 @@ def _broke(report: Report) -> list[tuple[str, str, int]]:
     return out
 
 
-def _worst(report: Report) -> list[tuple[str, str, int]]:
+def _worst(review: Review) -> list[tuple[str, str, int]]:
     # the rows the change broke are said above, under "what this change broke"
-    failing = [s for s in worst_not_broken(report, ROWS_SHOWN) if s.row["failing"]]
+    failing = [s for s in review.others[:ROWS_SHOWN] if s.row["failing"]]
     if not failing:
         return []
-    compared = is_compared(report)
+    compared = review.compared
     what = "Rows that failed in the baseline too:" if compared else "Worst rows:"
     out = [("", "", 0), ("", what, 2)]
     for s in failing:
@@ -308,12 +305,12 @@ def _written(paths: Sequence[tuple[str, str]]) -> list[tuple[str, str, int]]:
     return [("", "", 0), ("Reports: ", listed, 2)]
 
 
-def verdict_line(report: Report, exit_code: int) -> str:
+def verdict_line(report: Report, review: Review, exit_code: int) -> str:
     """'FAILED (exit 1): 2 of 6 checks failed', 'PASSED (exit 0): 6 of 6 checks passed' (the
     count the verdict rests on, as the comment says it); a run that did not finish says why,
     whole, at the end (the last line read)."""
     said = f"{VERDICT.get(report['status'], report['status'])} (exit {exit_code}): "
-    said += checks_said(report["scores"])
+    said += review.checks
     if report["incomplete"]:
         said += f"; the run did not finish: {_text(report['incomplete'])}"
     return said
@@ -321,6 +318,7 @@ def verdict_line(report: Report, exit_code: int) -> str:
 
 def render_terminal(
     report: Report,
+    review: Review,
     *,
     width: int,
     exit_code: int,
@@ -329,7 +327,7 @@ def render_terminal(
     """The summary, each line at most `width` columns (wrapped, never cut); the verdict last.
     written: (kind, path) of the reports written, e.g. ("page", "out/report.html")."""
     width = max(width, MIN_WIDTH)
-    parts = [*_head(report), *_answers(report), *_checks(report), *_broke(report)]
-    parts += [*_worst(report), *_written(written), ("", "", 0)]
-    parts.append(("", verdict_line(report, exit_code), 2))
+    parts = [*_head(report, review), *_answers(review), *_checks(report, review)]
+    parts += [*_broke(report, review), *_worst(review), *_written(written), ("", "", 0)]
+    parts.append(("", verdict_line(report, review, exit_code), 2))
     return "".join(line + "\n" for p in parts for line in wrap(p[0], p[1], width, p[2]))

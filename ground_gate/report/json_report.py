@@ -156,7 +156,7 @@ def _unit(unit: UnitResult) -> UnitEntry:
     }
 
 
-def _metric(result: MetricResult) -> MetricEntry:
+def metric_entry(result: MetricResult) -> MetricEntry:
     entry: MetricEntry = {
         "status": result.status,
         "scores": dict(result.scores),
@@ -187,7 +187,7 @@ def _rows(
             "id": row.sample_id,
             "seconds": row.seconds,
             "failing": sorted(failing.get(key, ())),
-            "metrics": {m.metric: _metric(m) for m in row.metrics},
+            "metrics": {m.metric: metric_entry(m) for m in row.metrics},
             "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
             "hidden_text": [{"field": f, "kind": k, "text": t} for f, k, t in row.hidden],
         }
@@ -237,14 +237,14 @@ def _datasets(datasets: Sequence[DatasetRecord], rows: Sequence[RowResult]) -> l
     return entries
 
 
-def _evidence(
+def evidence_summary(
     rows: Iterable[RowResult], policy: str | None, problem: str | None
 ) -> EvidenceSummary:
     quoted = sum(1 for r in rows for m in r.metrics for u in m.units if u.evidence is not None)
     return {"policy": policy, "units": quoted, "problem": problem}
 
 
-def _usage_summary(
+def usage_summary(
     usage_by_metric: Mapping[str, Usage], costs: Mapping[str, float] | None
 ) -> UsageSummary:
     total = Usage()
@@ -259,7 +259,7 @@ def _usage_summary(
     }
 
 
-def _budget(budget: BudgetRecord) -> BudgetEntry:
+def budget_entry(budget: BudgetRecord) -> BudgetEntry:
     return {
         "limits": {
             "max_calls": budget.max_calls,
@@ -319,8 +319,8 @@ def build_report(record: RunRecord, gate: GateResult) -> Report:
             record.positions if shard is not None else None,
             record.texts,
         ),
-        "evidence": _evidence(record.rows, record.evidence_policy, record.evidence_problem),
-        "usage": _usage_summary(record.usage, record.costs),
+        "evidence": evidence_summary(record.rows, record.evidence_policy, record.evidence_problem),
+        "usage": usage_summary(record.usage, record.costs),
         "seconds": round(record.seconds, 3),
     }
     if shard is not None:
@@ -330,7 +330,7 @@ def build_report(record: RunRecord, gate: GateResult) -> Report:
             {"dataset": dataset, "id": row_id} for dataset, row_id in record.not_run
         ]
     if record.budget is not None:
-        report["budget"] = _budget(record.budget)
+        report["budget"] = budget_entry(record.budget)
     if record.targets:
         report["targets"] = cast(list[TargetEntry], [dict(t) for t in record.targets])
     if record.source is not None and record.source.is_known():

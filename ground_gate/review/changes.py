@@ -18,7 +18,6 @@ from ground_gate.leaves.numbers import figure
 from ground_gate.report.types import Report, RowEntry, ThresholdBounds
 from ground_gate.review.baseline_rows import failing_before, is_compared, scores_before
 from ground_gate.review.formatting import bounds_of
-from ground_gate.review.selection import ShownRow, shown_rows
 
 Row = RowEntry
 WORST = 1.0  # a score that errored: worse than any change of a score in [0, 1]
@@ -133,20 +132,3 @@ def moved_text(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
     bounds = [v for k, v in bounds_of(threshold)]
     was = "" if change.before is None else f"{figure(change.before, bounds)} \u2192 "
     return f"{was}now {other} {figure(value, [])} (whether its source holds the answer changed)"
-
-
-def worst_not_broken(report: Report, limit: int) -> list[ShownRow]:
-    """The worst rows the report shows (selection.shown_rows), leaving out the rows the pull
-    request broke (said once, with their cause): `limit` of the others at most."""
-    broken = {(c.row["dataset"], c.row["id"]) for c in broke(report)}
-    shown = shown_rows(report, limit + len(broken))
-    return [s for s in shown if s.key not in broken][:limit]
-
-
-def shown_units_rows(report: Report, limit: int) -> list[ShownRow]:
-    """Every row whose units a renderer shows: the worst rows (the page's and the terminal's),
-    and against a baseline the worst of the others (the comment's rows that failed in the
-    baseline too); the rows evidence is quoted for (`evidence: shown`)."""
-    shown = shown_rows(report, limit)
-    keys = {s.key for s in shown}
-    return shown + [s for s in worst_not_broken(report, limit) if s.key not in keys]

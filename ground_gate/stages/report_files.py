@@ -35,6 +35,7 @@ from ground_gate.report.readback import baseline_scores
 from ground_gate.report.schema import calibration_mismatch, inconsistency, schema_mismatch
 from ground_gate.report.types import Report
 from ground_gate.review.baseline_rows import compare_rows
+from ground_gate.review.review import Review, review_of
 from ground_gate.verdict.record import RunRecord, verdicts
 
 MAX_REPORT_BYTES = 512 * 1024 * 1024  # a report ground-gate writes stays far below
@@ -150,6 +151,7 @@ class Outcome:
     exit code."""
 
     report: Report
+    review: Review
     markdown: str
     exit_code: int
 
@@ -163,18 +165,31 @@ class CalibrationOutcome:
     exit_code: int
 
 
-def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo: Echo) -> Outcome:
-    """The record's verdicts (against the baseline's rows, when given), its report files
-    written, and how the run ends. A shard's own verdict covers its rows only: it exits 0
-    once complete, and the merge gates."""
+@dataclass(frozen=True)
+class Reviewed:
+    """A finished report and its review, each made once: every renderer reads both."""
+
+    report: Report
+    review: Review
+
+
+def reviewed(record: RunRecord, baseline: Report | None) -> Reviewed:
+    """The record's report (`judged`) and the review of it, the one pair a run renders."""
     report = judged(record, baseline)
-    markdown = render_markdown(report)
+    return Reviewed(report, review_of(report))
+
+
+def finish(made: Reviewed, files: ReportFiles, echo: Echo) -> Outcome:
+    """A finished report's files written, and how the run ends. A shard's own verdict covers
+    its rows only: it exits 0 once complete, and the merge gates."""
+    report, review = made.report, made.review
+    markdown = render_markdown(report, review)
     outputs = files.outputs()
     texts: list[tuple[Output | None, Callable[[], str]]] = [
         (outputs.get("json"), lambda: report_text(report)),
         (outputs.get("markdown"), lambda: markdown),
-        (outputs.get("junit"), lambda: render_junit(report)),
-        (outputs.get("html"), lambda: render_html(report)),
+        (outputs.get("junit"), lambda: render_junit(report, review)),
+        (outputs.get("html"), lambda: render_html(report, review)),
     ]
     written = files.write(texts, echo)
     code = exit_code(
@@ -182,7 +197,7 @@ def finish(record: RunRecord, baseline: Report | None, files: ReportFiles, echo:
         incomplete=bool(report["incomplete"]),
         fail_on_threshold="shard" not in report,
     )
-    return Outcome(report, markdown, code if written else EXIT_ERROR)
+    return Outcome(report, review, markdown, code if written else EXIT_ERROR)
 
 
 def judged(record: RunRecord, baseline: Report | None) -> Report:

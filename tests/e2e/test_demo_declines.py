@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 
 from ground_gate.commands.run import RunOptions, execute
-from ground_gate.render.markdown import render_markdown
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.stages.report_files import ReportFiles
 from tests.e2e.aero_app import DECLINES
+from tests.rendered import render_markdown
 
 # the app's declines that only refuse ("Please contact our support team" also points somewhere)
 REFUSALS = [d for d in DECLINES if "contact" not in d]

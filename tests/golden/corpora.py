@@ -17,12 +17,9 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ground_gate.render.html import render_html
-from ground_gate.render.junit import render_junit
-from ground_gate.render.markdown import render_markdown
-from ground_gate.render.terminal import render_terminal
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.stages.report_files import report_text
+from tests.rendered import render_html, render_junit, render_markdown, render_terminal
 from tests.report_pages import synthetic_report
 from tests.reviewer_scenario import every_score, scenario
 

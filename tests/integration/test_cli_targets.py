@@ -15,7 +15,6 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.render.markdown import render_markdown
 from tests.integration import fake_openai
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.target_app import (
@@ -27,6 +26,7 @@ from tests.integration.target_app import (
     model_and_judge,
     write_questions,
 )
+from tests.rendered import render_markdown
 
 SECRET = "Bearer app-secret-7f3a"
 

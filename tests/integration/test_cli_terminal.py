@@ -16,12 +16,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ground_gate.render.terminal import columns, verdict_line
+from ground_gate.render.terminal import columns
 from ground_gate.review.formatting import score_cell, threshold_text
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
 from tests.integration.target_app import command, model_and_judge
 from tests.integration.test_cli_run import grade, write_project
 from tests.integration.test_cli_targets import command_project
+from tests.rendered import verdict_line
 
 ENV = {"FAKE_KEY": "sk-secret-value"}
 COLUMNS = 72

@@ -14,10 +14,10 @@ import pytest
 
 from ground_gate.action_post import run_post
 from ground_gate.render.anchors import row_link
-from ground_gate.render.markdown import render_markdown
 from ground_gate.review.selection import DEFAULT_WORST_ROWS
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.test_github_entrypoint import TOKEN, action_env, invoke
+from tests.rendered import render_markdown
 
 RUN_ID = 9100000001
 MARKER = "<!-- ground-gate:default -->\n"

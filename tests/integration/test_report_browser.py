@@ -158,8 +158,8 @@ def test_page__follows_the_dark_colour_scheme(page_file):
 @pytest.fixture(scope="module")
 def reviewer_page(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Any]]:
     """The page `run --baseline` writes: 200 rows, a fifth broken by the pull request."""
-    from ground_gate.render.html import render_html
     from ground_gate.review.baseline_rows import compare_rows
+    from tests.rendered import render_html
     from tests.reviewer_scenario import scenario
 
     baseline, report = scenario()
@@ -368,7 +368,7 @@ return broken;
 
 
 def test_page__reads_at_1400_and_at_420_pixels(reviewer_page, tmp_path):
-    from ground_gate.render.html import render_html
+    from tests.rendered import render_html
     from tests.reviewer_scenario import every_score
 
     page, report = reviewer_page

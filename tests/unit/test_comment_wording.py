@@ -5,8 +5,8 @@ level."""
 import re
 from typing import Any
 
-from ground_gate.render.markdown import render_markdown
 from ground_gate.review.baseline_rows import compare_rows
+from tests.rendered import render_markdown
 from tests.reviewer_scenario import scenario
 from tests.unit.test_report import against_baseline
 

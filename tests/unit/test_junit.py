@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from ground_gate.render.junit import render_junit, xml_text
+from ground_gate.render.junit import xml_text
+from tests.rendered import render_junit
 from tests.unit.test_report import report
 
 

@@ -49,11 +49,11 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "cli_init": ("cli_options", "commands"),
     "cli_options": ("datasets", "leaves.errors", "leaves.exit_codes", "leaves.masking"),
     # what the commands print: the report, the summary for people at a terminal
-    "console": ("cli_options", "stages.report_files", "report", "render", "leaves.errors", "leaves.exit_codes", "leaves.masking"),
+    "console": ("cli_options", "stages.report_files", "report", "review", "render", "leaves.errors", "leaves.exit_codes", "leaves.masking"),
     # the action composes the run and merge commands; it re-renders a fork's report itself
     # (report): github/ is handed plain data and never posts the fork's markdown
     "action": (
-        "commands", "stages.report_files", "github", "report", "render", "action_endings", "action_settings",
+        "commands", "stages.report_files", "github", "report", "review", "render", "action_endings", "action_settings",
         "leaves.file_reader", "leaves.errors", "leaves.exit_codes",
     ),
     # each way the action ends, one function: Settings read here, github/ handed plain values
@@ -61,7 +61,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "selfcheck": ("local", "leaves.sentences"),
     # the post step re-renders the run's own report.json with its page's address
     "action_post": (
-        "github", "render", "stages.report_files", "action_endings", "action_settings", "leaves.errors",
+        "github", "review", "render", "stages.report_files", "action_endings", "action_settings", "leaves.errors",
     ),
     # the commands, side by side (none imports another: test_layout__commands_stand_apart)
     "commands": (

@@ -18,12 +18,10 @@ from hypothesis import strategies as st
 from ground_gate.cli import cli
 from ground_gate.leaves.own_files import Kind, is_own, replaces
 from ground_gate.render import calibration as calibration_report
-from ground_gate.render.html import render_html
-from ground_gate.render.junit import render_junit
-from ground_gate.render.markdown import render_markdown
 from ground_gate.stages.report_files import report_text
 from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.responses import responses_text
+from tests.rendered import render_html, render_junit, render_markdown
 from tests.report_pages import synthetic_report
 from tests.unit.test_report_html import calibration_json
 

@@ -13,7 +13,6 @@ from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.leaves.usage import Usage
 from ground_gate.render.escape import cell
-from ground_gate.render.markdown import render_markdown
 from ground_gate.report import json_report
 from ground_gate.report.json_report import build_report
 from ground_gate.report.readback import baseline_scores
@@ -40,6 +39,7 @@ from ground_gate.verdict.dataset_scores import summarise
 from ground_gate.verdict.gate import evaluate
 from ground_gate.verdict.record import costs_at
 from tests.records import run_record
+from tests.rendered import render_markdown
 
 THRESHOLDS = {"groundedness": Threshold(min=0.8), "summary_hallucination": Threshold(max=0.1)}
 

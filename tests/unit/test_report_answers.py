@@ -12,15 +12,13 @@ from typing import Any
 from ground_gate.config.model import MetricsConfig, Threshold
 from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
-from ground_gate.render.html import render_html
-from ground_gate.render.junit import render_junit
-from ground_gate.render.markdown import render_markdown
 from ground_gate.report.json_report import build_report
 from ground_gate.report.schema import schema, schema_problems
 from ground_gate.review.answers import Side, answer_counts, answer_words, stated_nothing
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.verdict.record import RowTexts, verdicts
 from tests.records import run_record
+from tests.rendered import render_html, render_junit, render_markdown
 
 SCORES = {"answers": ("answered", "answered_anyway", "context_relevance")}
 THRESHOLDS = {"aero": {"answered": Threshold(min=0.7), "answered_anyway": Threshold(max=0.3)}}

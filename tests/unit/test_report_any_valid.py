@@ -19,12 +19,9 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.render.html import render_html
-from ground_gate.render.junit import render_junit
-from ground_gate.render.markdown import render_markdown
-from ground_gate.render.terminal import render_terminal
 from ground_gate.report.schema import inconsistency, schema_problems
 from tests.golden.corpora import CORPORA
+from tests.rendered import render_html, render_junit, render_markdown, render_terminal
 
 HOSTILE = ["", " ", "|`<b>x</b>`|", "\u202e\x1b[2J", "a" * 5000, "@team #1 ](javascript:x)"]
 CASES = 40  # per corpus: 200 changed reports

@@ -11,15 +11,16 @@ from ground_gate.config.model import Threshold
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.leaves.usage import Usage
 from ground_gate.render.html_rows import rows_section
-from ground_gate.render.markdown import render_markdown
 from ground_gate.render.markdown_rows import carrier_lines
 from ground_gate.report.json_report import build_report, row_text
 from ground_gate.report.readback import baseline_scores
 from ground_gate.review.baseline_rows import compare_rows, sentence_changes
 from ground_gate.review.changes import broke, fixed, standing
+from ground_gate.review.review import review_of
 from ground_gate.verdict.dataset_scores import summarise
 from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
+from tests.rendered import render_markdown
 
 THRESHOLDS = {"support": {"groundedness": Threshold(min=0.7), "contradiction": Threshold(max=0.2)}}
 SOURCE = "Refunds take 5 days. Shipping is free within the EU. Returns are accepted for 30 days."
@@ -167,7 +168,7 @@ EXPECTED_PAGE_CHANGES = (
 
 def test_page__the_changed_sentences_old_and_new_with_their_verdicts():
     _, now = pair()
-    page = "".join(rows_section(now))
+    page = "".join(rows_section(now, review_of(now)))
     assert EXPECTED_PAGE_CHANGES in page
     assert page.count("<h4>Changed since the baseline</h4>") == 2  # r1 and r5
 
@@ -227,13 +228,11 @@ def test_render_markdown__the_baseline_named_by_branch_commit_run_and_age():
     ) in other
 
 
-def test_shown_units_rows__the_worst_rows_and_the_worst_of_those_not_broken():
-    """Evidence is quoted for every row a renderer shows: the worst rows (r3, then r1 and r4,
-    which the pull request broke: the page shows them) and the worst of the rows it did not
-    break (r3: the comment's rows failing in the baseline too), each once."""
-    from ground_gate.review.changes import shown_units_rows
-
+def test_review_shown__the_worst_rows_and_the_worst_of_those_not_broken():
+    """Evidence is quoted for every row a renderer shows (Review.shown): the worst rows (r3,
+    then r1 and r4, which the pull request broke: the page shows them) and the worst of the
+    rows it did not break (r3: the comment's rows failing in the baseline too), each once."""
     _, now = pair()
-    assert [s.row["id"] for s in shown_units_rows(now, 2)] == ["r3", "r1"]
+    assert [s.row["id"] for s in review_of(now, 2).shown] == ["r3", "r1"]
     broken_first = {**now, "rows": [r for r in now["rows"] if r["id"] != "r3"]}
-    assert [s.row["id"] for s in shown_units_rows(broken_first, 1)] == ["r1"]
+    assert [s.row["id"] for s in review_of(broken_first, 1).shown] == ["r1"]

@@ -14,11 +14,12 @@ import pytest
 from click.testing import CliRunner
 
 from ground_gate.cli import cli
-from ground_gate.render.html import SCRIPT, STYLE, marked, render_html, source_marks
+from ground_gate.render.html import SCRIPT, STYLE, marked, source_marks
 from ground_gate.render.html_evidence import NOT_QUOTED, NOTHING_SAID, Span
 from ground_gate.render.html_page import esc
 from ground_gate.render.svg import bin_counts, roc_points
 from ground_gate.report.schema import CALIBRATION_SCHEMA_FILE, schema_problems
+from tests.rendered import render_html
 from tests.report_pages import CONTRADICTED, EVIDENCE, SOURCE, synthetic_report
 
 

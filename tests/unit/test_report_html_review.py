@@ -15,7 +15,6 @@ import pytest
 
 from ground_gate.leaves.stats import bootstrap_bounds, bootstrap_ci
 from ground_gate.render.anchors import row_key
-from ground_gate.render.html import render_html
 from ground_gate.render.html_evidence import source_marks
 from ground_gate.render.html_scores import change_words
 from ground_gate.review.baseline_rows import compare_rows
@@ -24,6 +23,7 @@ from ground_gate.review.changes import broke
 from ground_gate.review.check_status import check_status, checks_said, past_max_drop
 from ground_gate.review.evidence_words import CLOSEST, EVIDENCE
 from ground_gate.review.formatting import interval_level, mean_text
+from tests.rendered import render_html
 from tests.report_pages import SOURCE, synthetic_report
 from tests.reviewer_scenario import scenario
 from tests.unit.test_report import against_baseline

@@ -4,12 +4,12 @@ import re
 
 from ground_gate.config.model import Threshold
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
-from ground_gate.render.markdown import render_markdown
 from ground_gate.report.json_report import build_report
 from ground_gate.review.selection import DEFAULT_WORST_ROWS, shown_rows
 from ground_gate.verdict.dataset_scores import summarise
 from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
+from tests.rendered import render_markdown
 
 THRESHOLDS = {"d": {"groundedness": Threshold(min=0.8)}}
 

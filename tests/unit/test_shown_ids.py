@@ -15,10 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ground_gate.render.escape import SPACE_SHOWN, cell, id_cell, shown_id
-from ground_gate.render.html import render_html
-from ground_gate.render.junit import render_junit
-from ground_gate.render.markdown import render_markdown
-from ground_gate.render.terminal import render_terminal
+from tests.rendered import render_html, render_junit, render_markdown, render_terminal
 from tests.report_pages import synthetic_report
 
 # What a reader cannot tell apart: spaces of every kind, line breaks, invisible characters,

@@ -14,10 +14,11 @@ from typing import Any
 
 import pytest
 
-from ground_gate.render.terminal import columns, render_terminal, verdict_line, wrap
+from ground_gate.render.terminal import columns, wrap
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.review.check_status import check_status, checks_said
 from ground_gate.review.formatting import score_cell
+from tests.rendered import render_terminal, verdict_line
 from tests.reviewer_scenario import scenario
 from tests.unit.test_report import against_baseline
 from tests.unit.test_report_baseline_rows import pair

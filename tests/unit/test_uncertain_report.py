@@ -3,14 +3,13 @@ kind, each metric's `uncertain_text`, read back, and said in the comment and on 
 
 from ground_gate.leaves.results import HIDDEN_TEXT, MetricResult, RowResult, UnitResult
 from ground_gate.metrics.styles import UNCERTAIN
-from ground_gate.render.html import render_html
-from ground_gate.render.markdown import render_markdown
 from ground_gate.report.json_report import build_report
 from ground_gate.report.readback import row_result
 from ground_gate.report.schema import schema_problems
 from ground_gate.review.formatting import UNCERTAIN_ALONE, uncertain_readings, unit_verdict
 from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
+from tests.rendered import render_html, render_markdown
 
 PADDING = "The pump runs at 40 W."
 
