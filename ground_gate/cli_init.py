@@ -65,7 +65,8 @@ def _column_option(role: str, names: str) -> Callable[[F], F]:
 @click.option(
     "--action",
     "action_ref",
-    help="The workflow's `uses:` of ground-gate's action (default: OWNER/ground-gate@v1).",
+    help="The workflow's `uses:` of ground-gate's action (default: the GitHub repository "
+    "ground-gate was installed from, else a placeholder, OWNER/ground-gate@v1, to replace).",
 )
 @click.option("--force", is_flag=True, help="Overwrite the config and workflow if they exist.")
 @user_errors
@@ -90,7 +91,7 @@ def init(
     """Write a starter config and pull request workflow for your own rows: their columns
     guessed (or named with --*-column), every row checked, no file overwritten without
     --force. Run it from the repository's root."""
-    from ground_gate.commands.init import ACTION, InitOptions, initialise
+    from ground_gate.commands.init import InitOptions, initialise
 
     given = {
         "id": id_column,
@@ -109,7 +110,7 @@ def init(
         api_key_env=api_key_env,
         no_api_key=no_api_key,
         name=name,
-        action=action_ref or ACTION,
+        action=action_ref,
         force=force,
     )
     initialise(options, click.echo)

@@ -3,7 +3,9 @@
 The data file is read as `run` reads it (datasets/): its columns guessed (starter/columns.py)
 and every row checked with the fields chosen, before anything is written. Nothing asks on
 stdin (CI has none): what cannot be guessed is refused with the flag that settles it. No file
-is overwritten without `force`; the config names the key's variable, never a key.
+is overwritten without `force`; the config names the key's variable, never a key. The
+workflow's `uses:` names ground-gate's action where ground-gate came from (starter/origin.py),
+else a placeholder that the output says to replace.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from ground_gate.datasets import iter_samples
 from ground_gate.datasets.formats import read_rows
 from ground_gate.leaves.errors import ConfigError, DatasetError
 from ground_gate.stages.starter import Judge, config_text, guess_columns, workflow_text
+from ground_gate.stages.starter.origin import GITHUB, Origin, find_origin
 
 Echo = Callable[[str], None]
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -35,7 +38,7 @@ _USES = re.compile(
     r"|\./[A-Za-z0-9._/-]*|docker://[A-Za-z0-9._/-]+(?:[:@][A-Za-z0-9._:-]+)*"
 )
 WORKFLOW = Path(".github/workflows/ground-gate.yml")
-ACTION = "OWNER/ground-gate@v1"
+ACTION = "OWNER/ground-gate@v1"  # the placeholder where ground-gate's origin is not known
 
 
 @dataclass(frozen=True)
@@ -50,7 +53,7 @@ class InitOptions:
     api_key_env: str | None = None
     no_api_key: bool = False
     name: str | None = None
-    action: str = ACTION
+    action: str | None = None  # None: from where ground-gate came from (find_origin)
     force: bool = False
 
 
@@ -58,7 +61,7 @@ def initialise(options: InitOptions, echo: Echo) -> list[Path]:
     """Write the starter files and say what was chosen and what to run next; the files
     written, in order. Raises ConfigError or DatasetError (nothing written) on bad input."""
     judge = choose_judge(options)
-    if not _USES.fullmatch(options.action):
+    if options.action is not None and not _USES.fullmatch(options.action):
         raise ConfigError(
             "--action: expected what a workflow's `uses:` takes, OWNER/REPO@REF, "
             f"OWNER/REPO/PATH@REF, ./PATH or docker://IMAGE, got {options.action!r}"
@@ -77,15 +80,22 @@ def initialise(options: InitOptions, echo: Echo) -> list[Path]:
         if column is not None:
             _check_text(f"the {role} column", column)
     texts = [config_text(judge, name, data, columns, rows)]
+    action, said, todo = ACTION, "", ""
     if options.workflow is not None:
-        texts.append(workflow_text(judge, in_repo, options.action))
+        found = find_origin() if options.action is None else None
+        action, said, todo = choose_action(options.action, found, options.workflow)
+        texts.append(workflow_text(judge, in_repo, action))
     for path, text in zip(outputs, texts, strict=True):
         _write(path, text, options.force)
         echo(f"wrote {path}")
     for role, column in columns.items():
         echo(f"  {role}: {f'column {column!r}' if column else 'none'}")
     echo(f"  judge: {_judge_words(judge)}")
+    if said:
+        echo(f"  action: {action} ({said})")
     echo("next:")
+    if todo:
+        echo(f"  {todo}")
     if judge.api_key_env:
         echo(f"  export {judge.api_key_env}=...  # the judge's key; in the workflow, a secret")
     if judge.provider == "local":
@@ -95,6 +105,32 @@ def initialise(options: InitOptions, echo: Echo) -> list[Path]:
         "--output-html ground-gate-report/report.html"
     )
     return outputs
+
+
+def choose_action(given: str | None, found: Origin | None, workflow: Path) -> tuple[str, str, str]:
+    """The workflow's `uses:` of ground-gate's action, where it came from, and what the user
+    has to do about it ("" when nothing): --action as given; the repository ground-gate came
+    from when it is on GitHub (its names checked: a GitHub account's, a repository's); else
+    the placeholder, with the line saying what to replace in which file. A repository on
+    another host is only suggested: its names may be someone else's on github.com."""
+    if given is not None:
+        return given, "--action", ""
+    if found is not None and found.host == GITHUB and _USES.fullmatch(found.action):
+        said = f"{found.place}, where ground-gate came from: {found.how}; --action to change"
+        return found.action, said, ""
+    replace = f"replace OWNER in {workflow} (uses: {ACTION}) with the account that hosts"
+    if found is None:
+        return (
+            ACTION,
+            "a placeholder: where ground-gate came from is not known here",
+            f"{replace} ground-gate's action, or run init again with --action OWNER/REPO@REF",
+        )
+    return (
+        ACTION,
+        f"a placeholder: ground-gate came from {found.place}, not {GITHUB}",
+        f"{replace} ground-gate's action: {found.action} if your workflows run on "
+        f"{found.host}; or run init again with --action OWNER/REPO@REF",
+    )
 
 
 def choose_judge(options: InitOptions) -> Judge:
