@@ -1,0 +1,1 @@
+"""What the code's structure costs a reader: a run followed call by call through the modules."""
