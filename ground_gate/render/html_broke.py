@@ -3,7 +3,9 @@ rows that newly fail (report/changes.py's `broke`) grouped by cause as the comme
 (report/causes.py: the same sentences now said, numbers aside, failing the same scores), each
 cause said once with its rows (the first few listed, the rest folded), the group of the worst
 row first; each row a link to its row below, with its scores before and now; a row alone
-with the sentences it changed; then the rows fixed. Pure.
+with the sentences it changed; rows that now decline alike (or answer what their sources
+cannot, or say nothing) under their answer, with the first row's answer old and new; the
+first CAUSES_SHOWN causes open, as the comment lists them; then the rows fixed. Pure.
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from ground_gate.render.escape import shown_id
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds
 from ground_gate.review.baseline_rows import changed_sentences
-from ground_gate.review.causes import Cause
+from ground_gate.review.causes import CAUSES_SHOWN, Cause, answer_words
 from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import verdict_class
 from ground_gate.review.formatting import changed, missed_text, plural, row_thresholds
 from ground_gate.review.review import Review
 
-SHOWN = 6  # causes shown before the rest is folded
+SHOWN = CAUSES_SHOWN  # causes shown before the rest is folded (the comment's count)
 MEMBERS_SHOWN = 5  # of a cause's rows, listed before the rest is folded
 FIXED_SHOWN = 20
 
@@ -65,8 +67,23 @@ def _quoted(text: str) -> str:
     return f"\u201c{esc(text)}\u201d"
 
 
+def _answer(cause: Cause) -> str:
+    """The first row's whole answer, the baseline's then now, as the comment shows it (named
+    in a group; a row alone is named on its line)."""
+    who = f"{_link(cause.rows[0].row)} " if len(cause.rows) > 1 else ""
+    now = _quoted(cause.answer or "")
+    if cause.answer_before is not None:
+        now = f"{_quoted(cause.answer_before)} \u2192 now {now}"
+    return f'<br><span class="said">{who}said {now}</span>'
+
+
 def _what(cause: Cause) -> str:
     """What a group's rows now say, as the comment says it (markdown_broke.py)."""
+    if cause.answers:
+        doing, before = answer_words(cause)
+        vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
+        before = f", {esc(before)}" if before else ""
+        return f"{esc(doing)}: {_quoted(cause.answer or '')}{vary}{before}"
     if cause.said:
         said = "; ".join(
             f'{_quoted(t)} <span class="v-{verdict_class(v)}">{esc(v)}</span>'
@@ -90,12 +107,14 @@ def _cause(cause: Cause, thresholds: Mapping[str, Mapping[str, ThresholdBounds |
     if len(cause.rows) == 1:
         change = cause.rows[0]
         said = "".join(f'<br><span class="said">{c}</span>' for c in _changes(change.row))
+        said = _answer(cause) + said if cause.answers else said
         return f"<li>{line(change)}{said}</li>"
     fails = " and ".join(esc(s) for s in cause.scores)
     verb = "fails" if len(cause.scores) == 1 else "fail"
     rows = [f"<li>{line(c)}</li>" for c in cause.rows]
+    first = _answer(cause) if cause.answers else ""
     out = (
-        f"<li><b>{len(cause.rows)} rows</b> {_what(cause)}; {fails} {verb}:"
+        f"<li><b>{len(cause.rows)} rows</b> {_what(cause)}; {fails} {verb}:{first}"
         f'<ul class="members">{"".join(rows[:MEMBERS_SHOWN])}</ul>'
     )
     if len(rows) > MEMBERS_SHOWN:

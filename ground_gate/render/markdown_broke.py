@@ -1,6 +1,8 @@
 """The comment's "What this pull request broke": the rows that newly fail grouped by cause
-(report/causes.py), each cause said once with the rows it broke (a row alone: with its
-scores and changed sentences); then the rows fixed. Each row's scores are in the Rows table
+(review/causes.py), each cause said once with the rows it broke (a row alone: with its
+scores and changed sentences; rows that now decline alike: their answer, and the first row's
+answer old and new), the first CAUSES_SHOWN causes, the rest counted with a link to the page
+(the page shows as many first); then the rows fixed. Each row's scores are in the Rows table
 and on the page, a link away. Markdown; every string from the data escaped.
 """
 
@@ -11,13 +13,14 @@ from collections.abc import Mapping, Sequence
 from ground_gate.render.anchors import row_link
 from ground_gate.render.escape import cell, id_cell, ident
 from ground_gate.render.markdown_rows import (
+    ANSWER_CHARS,
     broke_entry,
     row_name,
     row_thresholds_by_dataset,
     score_change,
 )
 from ground_gate.report.types import Report, ThresholdBounds
-from ground_gate.review.causes import Cause
+from ground_gate.review.causes import CAUSES_SHOWN, Cause, answer_words
 from ground_gate.review.changes import RowChange
 from ground_gate.review.formatting import plural
 from ground_gate.review.review import Review
@@ -59,11 +62,40 @@ def _what(cause: Cause) -> str:
     return f"{'says' if one else 'say'} what the baseline said: the verdict changed, not the answer"
 
 
+def _answered(cause: Cause) -> str:
+    """'now decline: “The documentation does not say.”, where the baseline answered'."""
+    doing, before = answer_words(cause)
+    vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
+    before = f", {before}" if before else ""
+    return f"{doing}: {_quoted(cause.answer or '')}{vary}{before}"
+
+
+def _first_answer(cause: Cause, page_url: str | None) -> list[str]:
+    """The first row's whole answer, the baseline's then now: what a decline replaced."""
+    row = cause.rows[0].row
+    now = f"\u201c{cell(cause.answer or '', ANSWER_CHARS)}\u201d"
+    if cause.answer_before is None:
+        return [f"  - {row_name(row, page_url)} said {now}"]
+    before = f"\u201c{cell(cause.answer_before, ANSWER_CHARS)}\u201d"
+    return [f"  - {row_name(row, page_url)} said {before} \u2192 now {now}"]
+
+
 def _cause_line(cause: Cause, page_url: str | None) -> list[str]:
     fails = " and ".join(ident(s) for s in cause.scores)
     verb = "fails" if len(cause.scores) == 1 else "fail"
     count = plural(len(cause.rows), "row")
-    return [f"- **{count}** {_what(cause)}; {fails} {verb}: {_names(cause.rows, page_url)}"]
+    what = _answered(cause) if cause.answers else _what(cause)
+    line = f"- **{count}** {what}; {fails} {verb}: {_names(cause.rows, page_url)}"
+    return [line, *(_first_answer(cause, page_url) if cause.answers else [])]
+
+
+def _rest(causes: Sequence[Cause], page_url: str | None) -> list[str]:
+    """'- and 12 more rows in 4 other causes: on the page', past the causes shown."""
+    if not causes:
+        return []
+    rows = sum(len(c.rows) for c in causes)
+    where = f"[on the page]({page_url}#broke)" if page_url else "on the page"
+    return [f"- and {plural(rows, 'more row')} in {plural(len(causes), 'other cause')}: {where}"]
 
 
 def what_broke(report: Report, review: Review, page_url: str | None = None) -> list[str]:
@@ -77,12 +109,13 @@ def what_broke(report: Report, review: Review, page_url: str | None = None) -> l
     thresholds = row_thresholds_by_dataset(report)
     said = f"{plural(len(changes), 'row')} newly fail" if changes else "no row newly fails"
     out = [f"### What this pull request broke: {said}", ""]
-    for cause in review.causes:
+    for cause in review.causes[:CAUSES_SHOWN]:
         if len(cause.rows) == 1:  # a row alone: its scores and sentences, as they changed
             (change,) = cause.rows
             out += broke_entry(change, thresholds[change.row["dataset"]], page_url)
         else:
             out += _cause_line(cause, page_url)
+    out += _rest(review.causes[CAUSES_SHOWN:], page_url)
     if mended:
         out += ["", _fixed(mended, thresholds, page_url)]
     return out

@@ -288,12 +288,16 @@ def test_units_table__an_answers_verdict_beside_judged_sentences_shows_its_proba
     assert "P(answered) 0.81" not in table  # its score is in the column
 
 
-def test_what_broke__each_decline_stands_alone_with_its_old_answer():
-    """Rows that newly decline are not grouped by cause: each shows the answer it replaced."""
+def test_what_broke__rows_declining_alike_are_one_cause_with_the_first_rows_old_answer():
+    """Rows that newly decline with the same answer are one cause (review/causes.py): said
+    once, with the answer the first of them replaced."""
     before = dict(BEFORE, battery=("It runs for 120 minutes.", 0.9, 0.9))
     now = dict(NOW, battery=("I'm sorry, I can't help with that.", 0.05, 0.9))
     markdown = render_markdown(compare_rows(report(now), report(before)))
-    assert "- **aero / battery**: answered 0.90 \u2192 0.05 < 0.70\n" in markdown
-    assert "  - said \u201cIt runs for 120 minutes.\u201d \u2192 now \u201cI'm sorry" in markdown
-    assert "- **aero / dock**: answered 0.85 \u2192 0.05 < 0.70\n" in markdown
-    assert "rows** now say" not in markdown
+    assert (
+        "- **2 rows** now decline: \u201cI'm sorry, I can't help with that.\u201d, where the "
+        "baseline answered; answered fails: aero / battery, aero / dock\n"
+        "  - **aero / battery** said \u201cIt runs for 120 minutes.\u201d \u2192 now \u201cI'm "
+        "sorry, I can't help with that.\u201d\n"
+    ) in markdown
+    assert "Only the Plus dock" not in markdown.split("### What this pull request broke")[1]
