@@ -26,9 +26,9 @@ from ground_gate.render.html_rows import rows_section
 from ground_gate.render.html_scores import scores_section
 from ground_gate.render.svg import FINE, Line, histogram, threshold_bins
 from ground_gate.report.types import Report, ScoreEntry
-from ground_gate.review.answers import answer_words
-from ground_gate.review.formatting import bounds_of, mean_text, plural
+from ground_gate.review.figures import bounds_of, mean_text
 from ground_gate.review.review import Review
+from ground_gate.review.words import answer_words, plural
 
 
 def _headline(report: Report, review: Review) -> list[str]:

@@ -20,8 +20,9 @@ from ground_gate.review.baseline_rows import changed_sentences
 from ground_gate.review.causes import CAUSES_SHOWN, Cause, answer_words
 from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import verdict_class
-from ground_gate.review.formatting import changed, missed_text, plural, row_thresholds
+from ground_gate.review.figures import changed, missed_text, row_thresholds
 from ground_gate.review.review import Review
+from ground_gate.review.words import plural
 
 SHOWN = CAUSES_SHOWN  # causes shown before the rest is folded (the comment's count)
 MEMBERS_SHOWN = 5  # of a cause's rows, listed before the rest is folded

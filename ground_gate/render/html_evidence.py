@@ -21,14 +21,9 @@ from dataclasses import dataclass
 from ground_gate.metrics.quotes import anchor, closest, locate
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import RowEntry, UnitEntry
-from ground_gate.review.evidence_words import (
-    CLOSEST,
-    EVIDENCE,
-    has_evidence,
-    verdict_class,
-)
-from ground_gate.review.formatting import NOTHING_SAID as SAYS_NOTHING
-from ground_gate.review.formatting import is_nothing_found
+from ground_gate.review.evidence_words import has_evidence, verdict_class
+from ground_gate.review.words import CLOSEST, EVIDENCE, is_nothing_found
+from ground_gate.review.words import NOTHING_SAID as SAYS_NOTHING
 
 # The metrics whose units are sentences or claims of the response: those are marked in it,
 # and matched to the closest source passage when the row has no judge evidence. (Summary

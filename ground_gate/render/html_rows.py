@@ -30,22 +30,20 @@ from ground_gate.report.json_report import TEXT_BUDGET_BYTES
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
 from ground_gate.review.baseline_rows import changes_of, response_before, scores_before
 from ground_gate.review.changes import row_scores, standing
-from ground_gate.review.evidence_words import CLOSEST, EVIDENCE, has_evidence, verdict_class
-from ground_gate.review.formatting import (
-    FAIL,
-    bounds_of,
-    changed,
+from ground_gate.review.evidence_words import has_evidence, verdict_class
+from ground_gate.review.figures import FAIL, bounds_of, changed, row_thresholds, row_values
+from ground_gate.review.review import Review
+from ground_gate.review.selection import carriers, ranked_rows
+from ground_gate.review.words import (
+    CLOSEST,
+    EVIDENCE,
     is_nothing_found,
     not_judged,
     plural,
     probabilities,
-    row_thresholds,
-    row_values,
     uncertain_readings,
     unit_verdict,
 )
-from ground_gate.review.review import Review
-from ground_gate.review.selection import carriers, ranked_rows
 
 Row = RowEntry
 OPEN_ROWS = 5  # the worst rows start open: the page opens on what failed
@@ -222,7 +220,7 @@ def _row_detail(row: Row, opened: bool) -> list[str]:
 
 
 def _value_cell(value: str, label: str, shown: str, threshold: ThresholdBounds | None) -> str:
-    """A row's value (formatting.row_values; `shown` with its baseline's beside it), its
+    """A row's value (figures.row_values; `shown` with its baseline's beside it), its
     failure mark as a class and a plain-font cross (an emoji needs a font a browser may not
     have), and above it the score's name and bounds, shown on a row that is open or opened
     at its anchor: the table's header is then far above it."""

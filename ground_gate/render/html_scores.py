@@ -1,7 +1,7 @@
 """The page's scores table: per dataset and score, the check's status in the words of the rule
 that decided it (report/check_status.py: pass, fail, or a drop past max_drop that passes
 because it is not shown beyond noise, with its own mark), the mean (baseline → now) spelled
-as the comment spells it (formatting.score_cell), the bounds, the mean's 95% interval, the
+as the comment spells it (figures.score_cell), the bounds, the mean's 95% interval, the
 change against the baseline with its interval at its true level, and the gate's reason.
 
 The change's interval is made of two one-sided bounds at the config's `confidence` (95%):
@@ -17,14 +17,9 @@ from collections.abc import Sequence
 from ground_gate.leaves.numbers import figure
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import BaselineEntry, ScoreEntry
-from ground_gate.review.formatting import (
-    interval_level,
-    mean_places,
-    plural,
-    score_cell,
-    threshold_text,
-)
+from ground_gate.review.figures import interval_level, mean_places, score_cell, threshold_text
 from ground_gate.review.review import Review
+from ground_gate.review.words import plural
 from ground_gate.verdict.gate import worse_by
 
 # plain-font marks: an emoji needs a font a browser may not have
@@ -47,7 +42,7 @@ CLASSES = {
 
 
 def _mean_cell(entry: ScoreEntry) -> str:
-    """'0.062 → 0.101 > 0.10': as the comment's table says it (formatting.score_cell)."""
+    """'0.062 → 0.101 > 0.10': as the comment's table says it (figures.score_cell)."""
     return score_cell(entry)
 
 
@@ -93,7 +88,7 @@ def _td(text: str, cls: str, label: str) -> str:
 
 
 def _interval(entry: ScoreEntry) -> str:
-    """The mean's 95% interval, its ends spelt as the mean is (formatting.mean_places)."""
+    """The mean's 95% interval, its ends spelt as the mean is (figures.mean_places)."""
     ci, places = entry["ci95"], mean_places(entry)
     return f"{ci[0]:.{places}f} \u2013 {ci[1]:.{places}f}" if ci else "n/a"
 

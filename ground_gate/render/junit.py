@@ -19,17 +19,11 @@ from collections.abc import Mapping
 from ground_gate.config.scores import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.render.escape import shown_id
 from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry, ThresholdBounds
-from ground_gate.review.answers import answer_words
 from ground_gate.review.evidence_words import evidence_said
-from ground_gate.review.formatting import (
-    failure_text,
-    missed_text,
-    probabilities,
-    unit_verdict,
-    value_text,
-)
+from ground_gate.review.figures import missed_text, value_text
 from ground_gate.review.review import Review
 from ground_gate.review.selection import shown_units
+from ground_gate.review.words import answer_words, failure_text, probabilities, unit_verdict
 
 # Report: a report.types.Report held as the plain dict it is (built, or read from a file)
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")

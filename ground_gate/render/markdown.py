@@ -3,7 +3,8 @@
 Rendering from the JSON (not from live objects) means a baseline report read from disk and
 the current run go through the same code, and the comment can be re-rendered from an
 artifact. The verdict and the baseline it was compared with; one table (a row per score, a
-column per dataset: baseline -> now, the check's mark, the bound it misses), why each check
+column per dataset: baseline -> now, the check's mark, the bound it misses; from three
+datasets on, a row per dataset and score, so a phone shows it whole), why each check
 that did not simply meet or miss its bound did what it did; then what the pull request broke,
 by cause (markdown_broke.py), and folded: the rows still failing, every row, the reference
 tables (markdown_rows.py, markdown_tables.py). Each fact is said once.
@@ -23,21 +24,12 @@ from ground_gate.render.escape import cell, code, id_cell, ident
 from ground_gate.render.markdown_broke import what_broke
 from ground_gate.render.markdown_tables import score_details, usage
 from ground_gate.render.targets import target_lines
-from ground_gate.report.types import Report, RowEntry, ScoreEntry
-from ground_gate.review.answers import answer_parts, stated_nothing
-from ground_gate.review.check_status import NOISE, STATUSES, CheckStatus
-from ground_gate.review.formatting import (
-    ARROW,
-    FAIL,
-    PASS,
-    WARN,
-    failure_text,
-    missed,
-    plural,
-    score_cell,
-    uncertain_readings,
-)
+from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry
+from ground_gate.review.answers import stated_nothing
+from ground_gate.review.check_status import STATUSES, CheckStatus
+from ground_gate.review.figures import ARROW, FAIL, NOISE, PASS, WARN, missed, score_cell
 from ground_gate.review.review import Review
+from ground_gate.review.words import answer_parts, failure_text, plural, uncertain_readings
 
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
@@ -67,17 +59,40 @@ def _cell(entry: ScoreEntry, status: CheckStatus, unverified: bool = False) -> s
     return text
 
 
+# From this many datasets on, a column each would not fit a phone (420 px): the table turns
+# to a row per dataset and score, in three columns whatever the count.
+TURNED_AT = 3
+
+
+def _rows_said(dataset: DatasetEntry) -> str:
+    rows = str(dataset["scored"])
+    if dataset["scored"] != dataset["rows"]:
+        rows += f" of {dataset['rows']}"
+    return f"{rows} rows"
+
+
 def _table(report: Report, review: Review, unverified: bool = False) -> str:
-    """One row per score, one column per dataset: a score's checks side by side, and as
-    narrow as the datasets are few (one or two fit a phone's 420 px)."""
+    """The checks. With one or two datasets, one row per score and one column per dataset: a
+    score's checks side by side, as narrow as the datasets are few. With more (TURNED_AT),
+    one row per dataset and score in three columns (dataset, score, check), the dataset named
+    on its first row: as narrow for ten datasets as for three."""
     entries = {(e["dataset"], e["score"]): e for e in report["scores"]}
     scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
+    if len(report["datasets"]) >= TURNED_AT:
+        body = []
+        for dataset in report["datasets"]:
+            named = f"**{cell(dataset['name'], 60)}** ({_rows_said(dataset)})"
+            for score in scores:
+                entry = entries.get((dataset["name"], score))
+                if entry is not None:
+                    check = _cell(entry, review.status(entry), unverified)
+                    body.append([named, ident(score), check])
+                    named = ""
+        headers = ["dataset", "score", "check"]
+        return tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
     header = ["score"]
     for dataset in report["datasets"]:
-        rows = str(dataset["scored"])
-        if dataset["scored"] != dataset["rows"]:
-            rows += f" of {dataset['rows']}"
-        header.append(f"{cell(dataset['name'], 60)} ({rows} rows)")
+        header.append(f"{cell(dataset['name'], 60)} ({_rows_said(dataset)})")
     body = []
     for score in scores:
         line = [ident(score)]

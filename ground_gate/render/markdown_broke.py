@@ -22,8 +22,8 @@ from ground_gate.render.markdown_rows import (
 from ground_gate.report.types import Report, ThresholdBounds
 from ground_gate.review.causes import CAUSES_SHOWN, Cause, answer_words
 from ground_gate.review.changes import RowChange
-from ground_gate.review.formatting import plural
 from ground_gate.review.review import Review
+from ground_gate.review.words import plural
 
 ROWS_NAMED = 10  # of a cause's rows, named in its line; the rest counted
 FIXED_SHOWN = 20

@@ -21,18 +21,17 @@ from ground_gate.review.baseline_rows import (
 )
 from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import evidence_said
-from ground_gate.review.formatting import (
+from ground_gate.review.figures import (
     ARROW,
     before_now,
     changed,
     missed_text,
-    probabilities,
     row_thresholds,
     row_values,
-    unit_verdict,
 )
 from ground_gate.review.review import Review
 from ground_gate.review.selection import ShownRow, carriers
+from ground_gate.review.words import probabilities, unit_verdict
 
 Row = RowEntry
 OPEN_ROWS = 5  # rows of "what broke" shown before the rest is collapsed

@@ -7,12 +7,7 @@ from tabulate import tabulate
 
 from ground_gate.render.escape import cell, ident
 from ground_gate.report.types import Report, ScoreEntry, UsageCounts
-from ground_gate.review.formatting import (
-    interval_level,
-    mean_places,
-    mean_text,
-    threshold_text,
-)
+from ground_gate.review.figures import interval_level, mean_places, mean_text, threshold_text
 
 BASELINE_NOTE = (
     "Change: the mean change against the baseline over the rows scored in both runs (the same "

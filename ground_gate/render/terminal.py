@@ -4,7 +4,7 @@ the terminal, the verdict last (the markdown is for pull requests: `<details>` t
 
 What it says: the run in one line; each dataset's declines in words (the answers metric);
 each dataset's checks, passing or not, each with its status (report/check_status.py) and
-its score against its threshold (formatting.py's one spelling of each number), a failing
+its score against its threshold (figures.py's one spelling of each number), a failing
 check's reason beneath it, the same reason of several checks said once; what the pull
 request broke against a baseline (the worst rows first); the worst rows with the unit that
 explains each; where the reports were written; the verdict, with the cause of a run that did
@@ -27,10 +27,12 @@ from typing import Any
 from ground_gate.render.anchors import row_key
 from ground_gate.render.escape import visible
 from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
-from ground_gate.review.answers import answer_parts
+from ground_gate.review.causes import Cause, answer_words
 from ground_gate.review.changes import moved_text
-from ground_gate.review.check_status import FAIL, STATUSES, WARN, CheckStatus
-from ground_gate.review.formatting import (
+from ground_gate.review.check_status import STATUSES, CheckStatus
+from ground_gate.review.figures import (
+    FAIL,
+    WARN,
     before_now,
     bounds_of,
     bounds_threshold,
@@ -42,6 +44,7 @@ from ground_gate.review.formatting import (
 )
 from ground_gate.review.review import Review
 from ground_gate.review.selection import carriers
+from ground_gate.review.words import answer_parts
 from ground_gate.verdict.gate import describe
 
 ROWS_SHOWN = 5
@@ -173,7 +176,7 @@ def _why(entry: ScoreEntry, status: CheckStatus) -> str:
 
 def _against(entry: ScoreEntry) -> str:
     """The score against its threshold: '0.77 (≥ 0.50)', '0.05 < 0.50' (the bound it
-    misses said by the score: formatting.score_cell), '0.908 → 0.854 (≥ 0.75, drop ≤ 0.02)'."""
+    misses said by the score: figures.score_cell), '0.908 → 0.854 (≥ 0.75, drop ≤ 0.02)'."""
     cell = score_cell(entry)
     mean = entry["mean"]
     if mean is not None and missed(mean, entry["threshold"]) and entry["passed"] is False:
@@ -255,18 +258,75 @@ def _score_changes(change: Any, thresholds: Mapping[str, ThresholdBounds | None]
     return ", ".join(parts)
 
 
-def _broke(report: Report, review: Review) -> list[tuple[str, str, int]]:
+def _clip(text: str, room: int) -> str:
+    """`text` cut to `room` columns at most, an ellipsis where it was cut: an answer quoted in
+    what broke takes a line or two, however long it was (the page holds it whole)."""
+    if columns(text) <= room:
+        return text
+    head, _ = _cut(text, max(room - 1, 1))
+    return head.rstrip() + "\u2026"
+
+
+def _answer_line(cause: Cause, width: int) -> tuple[str, str, int]:
+    """The first row's whole answer, the baseline's then now, each cut to about a line."""
+    room = max(width - 12, MIN_TEXT)
+    now = f"\u201c{_clip(_text(cause.answer or ''), room)}\u201d"
+    who = f"{_text(row_key(cause.rows[0].row))} " if len(cause.rows) > 1 else ""
+    if cause.answer_before is None:
+        return ("    ", f"{who}said {now}", 6)
+    before = f"\u201c{_clip(_text(cause.answer_before), room)}\u201d"
+    return ("    ", f"{who}said {before} \u2192 now {now}", 6)
+
+
+def _cause_line(cause: Cause) -> str:
+    """'240 rows now decline: “...”, where the baseline answered; answered fails: a, b and 238
+    more' (a group: the first ROWS_SHOWN rows named); a sentence cause as the comment says it."""
+    fails = " and ".join(_text(s) for s in cause.scores)
+    verb = "fails" if len(cause.scores) == 1 else "fail"
+    names = ", ".join(_text(row_key(c.row)) for c in cause.rows[:ROWS_SHOWN])
+    more = len(cause.rows) - ROWS_SHOWN
+    names += f" and {more} more" if more > 0 else ""
+    vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
+    if cause.answers:
+        doing, before = answer_words(cause)
+        what = f"{doing}: \u201c{_clip(_text(cause.answer or ''), 80)}\u201d{vary}"
+        what += f", {before}" if before else ""
+    elif cause.said:
+        said = "; ".join(f"\u201c{_clip(_text(t), 80)}\u201d, {_text(v)}" for t, v in cause.said)
+        what = f"now say {said}{vary}"
+    elif cause.was:
+        what = f"no longer say \u201c{_clip(_text(cause.was[0]), 80)}\u201d"
+    else:
+        what = "say what the baseline said: the verdict changed, not the answer"
+    return f"{len(cause.rows)} rows {what}; {fails} {verb}: {names}"
+
+
+def _broke(report: Report, review: Review, width: int) -> list[tuple[str, str, int]]:
+    """What broke, cause by cause (review/causes.py, the comment's groups): a row alone with
+    its scores, a group with its count and rows; a decline (or the like) with the first row's
+    answer, old and new; the first ROWS_SHOWN causes, the rest counted."""
     if not review.compared:
         return []
     changes, mended = review.broke, review.fixed
     verb = "fails" if len(changes) == 1 else "fail"
     said = f"What this change broke: {_count(len(changes), 'row')} newly {verb}"
     out = [("", "", 0), ("", said, 2)]
-    for change in changes[:ROWS_SHOWN]:
-        limits = row_thresholds(report, change.row["dataset"])
-        out.append(("  ", f"{_text(row_key(change.row))}: {_score_changes(change, limits)}", 4))
-    if len(changes) > ROWS_SHOWN:
-        out.append(("  ", f"... and {len(changes) - ROWS_SHOWN} more", 4))
+    for cause in review.causes[:ROWS_SHOWN]:
+        if len(cause.rows) == 1:
+            change = cause.rows[0]
+            limits = row_thresholds(report, change.row["dataset"])
+            line = f"{_text(row_key(change.row))}: {_score_changes(change, limits)}"
+        else:
+            line = _cause_line(cause)
+        out.append(("  ", line, 4))
+        if cause.answers:
+            out.append(_answer_line(cause, width))
+    rest = review.causes[ROWS_SHOWN:]
+    if rest:
+        rows = sum(len(c.rows) for c in rest)
+        out.append(
+            ("  ", f"... and {_count(rows, 'more row')} in {_count(len(rest), 'other cause')}", 4)
+        )
     if len(mended) == 1:
         out.append(("", "Fixed: 1 row passes what it failed in the baseline", 2))
     elif mended:
@@ -328,6 +388,6 @@ def render_terminal(
     written: (kind, path) of the reports written, e.g. ("page", "out/report.html")."""
     width = max(width, MIN_WIDTH)
     parts = [*_head(report, review), *_answers(review), *_checks(report, review)]
-    parts += [*_broke(report, review), *_worst(review), *_written(written), ("", "", 0)]
+    parts += [*_broke(report, review, width), *_worst(review), *_written(written), ("", "", 0)]
     parts.append(("", verdict_line(report, review, exit_code), 2))
     return "".join(line + "\n" for p in parts for line in wrap(p[0], p[1], width, p[2]))

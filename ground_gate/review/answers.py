@@ -110,43 +110,6 @@ def answer_counts(report: Report) -> list[AnswerCounts]:
     return out
 
 
-def _many(n: int, word: str) -> str:
-    return f"{n} {word}" + ("" if n == 1 else "s")
-
-
-def answer_words(counts: AnswerCounts) -> str:
-    """The counts in one line of words (`answer_parts`' texts joined)."""
-    return "; ".join(text for _, text in answer_parts(counts))
-
-
-def answer_parts(counts: AnswerCounts) -> list[tuple[str | None, str]]:
-    """(the score the part is about, or None, its text): 'declined 7 of 10 questions its
-    sources answer (the baseline declined 1)', 'answered 1 of 2 questions its sources cannot
-    answer (the baseline answered 0)', 'said nothing of substance in 0 of 4 responses to no
-    question', '3 answers held no word at all'. Plain text: each renderer escapes for its
-    own format and marks each part by its score's check."""
-    parts: list[tuple[str | None, str]] = []
-    asked, unasked, lacking = counts.asked, counts.unasked, counts.unanswerable
-    if asked.rows:
-        text = f"declined {asked.turned} of {_many(asked.rows, 'question')} its sources answer"
-        parts.append((asked.score, text + _before(asked, "declined")))
-    if lacking.rows:
-        text = f"answered {lacking.turned} of {_many(lacking.rows, 'question')} its sources "
-        parts.append((lacking.score, text + "cannot answer" + _before(lacking, "answered")))
-    if unasked.rows:
-        text = f"said nothing of substance in {unasked.turned} of "
-        text += f"{_many(unasked.rows, 'response')} to no question"
-        parts.append((unasked.score, text + _before(unasked, "in")))
-    if counts.no_words:
-        held = "answer held" if counts.no_words == 1 else "answers held"
-        parts.append((None, f"{counts.no_words} {held} no word at all"))
-    return parts
-
-
-def _before(side: Side, verb: str) -> str:
-    return "" if side.before is None else f" (the baseline {verb} {side.before})"
-
-
 def stated_nothing(report: Report) -> list[RowEntry]:
     """The rows no metric gave a score for because they state nothing (every metric with
     units found none) and that the answers metric did not count: left out of every mean."""

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ground_gate.report.types import Report
+from ground_gate.review.words import age_said
 
 SHORT_SHA = 7
 RUN = re.compile(r"(https://[\w.-]+/[\w.-]+/[\w.-]+)/actions/runs/\d+")  # a GitHub run's
@@ -63,11 +64,4 @@ def _age(then: str, now: str) -> str:
         seconds = (datetime.fromisoformat(now) - datetime.fromisoformat(then)).total_seconds()
     except (ValueError, TypeError):
         return ""
-    later = seconds < 0
-    seconds = abs(seconds)
-    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
-        if seconds >= size:
-            count = int(seconds // size)
-            said = f"{count} {unit}{'' if count == 1 else 's'}"
-            return f"{said} {'after' if later else 'before'} this run"
-    return "within a minute of this run"
+    return age_said(seconds)

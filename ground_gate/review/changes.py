@@ -17,7 +17,7 @@ from ground_gate.config.scores import ANSWERED_SIDES, LOWER_IS_BETTER
 from ground_gate.leaves.numbers import figure
 from ground_gate.report.types import Report, RowEntry, ThresholdBounds
 from ground_gate.review.baseline_rows import failing_before, is_compared, scores_before
-from ground_gate.review.formatting import bounds_of
+from ground_gate.review.figures import bounds_of
 
 Row = RowEntry
 WORST = 1.0  # a score that errored: worse than any change of a score in [0, 1]

@@ -15,15 +15,16 @@ from dataclasses import dataclass
 from typing import Literal
 
 from ground_gate.report.types import ScoreEntry
+from ground_gate.review.figures import FAIL, NOISE, PASS, WARN
+from ground_gate.review.words import STATUS_WORDS, checks_counted
 from ground_gate.verdict.gate import worse_by
 
-PASS, FAIL, WARN, NOISE = "\u2705", "\u274c", "\u26a0\ufe0f", "\U0001f7e1"
 Kind = Literal["pass", "fail", "noise", "empty", "unchecked", "shown"]
 
 
 @dataclass(frozen=True)
 class CheckStatus:
-    kind: Kind  # pass; fail; noise: past max_drop, not shown beyond noise, so it passes;
+    kind: Kind  # pass; fail; noise: past max_drop, not surely (the interval), so it passes;
     # empty: a threshold over a score no row gave, which fails; unchecked: a threshold the run
     # could not check (max_drop with no baseline, too few rows in both runs, a score allowed
     # to be empty); shown: no threshold (informative only)
@@ -31,15 +32,16 @@ class CheckStatus:
     word: str  # the status in words: "pass", "fail", "passes: dropped more than allowed, ..."
 
 
+MARKS: dict[Kind, str] = {
+    "pass": PASS,
+    "fail": FAIL,
+    "noise": NOISE,
+    "empty": FAIL,
+    "unchecked": WARN,
+    "shown": "",
+}
 STATUSES: dict[Kind, CheckStatus] = {
-    "pass": CheckStatus("pass", PASS, "pass"),
-    "fail": CheckStatus("fail", FAIL, "fail"),
-    "noise": CheckStatus(
-        "noise", NOISE, "passes: dropped more than allowed, not shown beyond noise"
-    ),
-    "empty": CheckStatus("empty", FAIL, "not checked: no row to measure, so it fails"),
-    "unchecked": CheckStatus("unchecked", WARN, "not checked"),
-    "shown": CheckStatus("shown", "", "no threshold: shown only"),
+    kind: CheckStatus(kind, MARKS[kind], STATUS_WORDS[kind]) for kind in MARKS
 }
 
 
@@ -66,22 +68,12 @@ def check_status(entry: ScoreEntry) -> CheckStatus:
 
 
 def checks_said(entries: Sequence[ScoreEntry]) -> str:
-    """'3 of 6 checks failed', '1 of 2 checks failed, 1 passed only within noise', '6 of 6
-    checks passed, 1 of them only within noise', '2 of 5 checks failed (1 of them with no row
-    to measure)': the
-    count the verdict rests on, in the words of its outcome; the same in the comment, the
-    page and the terminal."""
+    """The count the verdict rests on, in the words of its outcome (words.checks_counted):
+    the same in the comment, the page and the terminal."""
     checked = [check_status(e) for e in entries if e["passed"] is not None]
-    failed = sum(s.kind in ("fail", "empty") for s in checked)
-    noise = sum(s.kind == "noise" for s in checked)
-    empty = sum(s.kind == "empty" for s in checked)
-    if failed:
-        said = f"{failed} of {_checks(len(checked))} failed"
-        said += f" ({empty} of them with no row to measure)" if empty else ""
-        return said + (f", {noise} passed only within noise" if noise else "")
-    within = f", {noise} of them only within noise" if noise else ""
-    return f"{len(checked)} of {_checks(len(checked))} passed{within}"
-
-
-def _checks(count: int) -> str:
-    return f"{count} check{'' if count == 1 else 's'}"
+    return checks_counted(
+        len(checked),
+        failed=sum(s.kind in ("fail", "empty") for s in checked),
+        empty=sum(s.kind == "empty" for s in checked),
+        unsure=sum(s.kind == "noise" for s in checked),
+    )

@@ -7,12 +7,10 @@ from __future__ import annotations
 
 from ground_gate.metrics import answers
 from ground_gate.report.types import UnitEntry
-from ground_gate.review.formatting import NOTHING_SAID, is_nothing_found
 from ground_gate.review.selection import BAD_VERDICTS
+from ground_gate.review.words import CLOSEST, EVIDENCE, NOTHING_SAID, is_nothing_found
 
 GOOD_VERDICTS = frozenset({"supported", "agree"} | answers.GOOD_VERDICTS)
-EVIDENCE = "the judge's evidence"
-CLOSEST = "closest source sentence (supports nothing)"
 
 
 def verdict_class(verdict: str) -> str:

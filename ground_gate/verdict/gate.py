@@ -136,11 +136,14 @@ def judge_change(score: str, change: PairedChange, threshold: Threshold | None) 
         )
     else:
         passed = True
-        may = f"only {figure(least, margin, 3)} worse" if least > 0 else "no worse at all"
-        reason = (
-            f"{said}: more than max_drop {bound(max_drop)}, but not shown beyond noise: at "
-            f"{level} confidence it may be {may}, so it passes"
-        )
+        # the interval's better end is within max_drop: past it, but not surely; and only
+        # when that end reaches 0 is the drop itself not shown beyond noise
+        if least > 0:
+            unsure = f"not surely: at {level} confidence it may be only"
+            unsure += f" {figure(least, margin, 3)} worse, within it"
+        else:
+            unsure = f"not shown beyond noise: at {level} confidence it may be no worse at all"
+        reason = f"{said}: more than max_drop {bound(max_drop)}, but {unsure}, so it passes"
     return BaselineVerdict(change, max_drop, direction, passed, reason)
 
 

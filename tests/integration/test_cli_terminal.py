@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 
 from ground_gate.render.terminal import columns
-from ground_gate.review.formatting import score_cell, threshold_text
+from ground_gate.review.figures import score_cell, threshold_text
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
 from tests.integration.target_app import command, model_and_judge
 from tests.integration.test_cli_run import grade, write_project

@@ -14,7 +14,6 @@ import pytest
 
 from ground_gate.action_post import run_post
 from ground_gate.render.anchors import row_link
-from ground_gate.review.selection import DEFAULT_WORST_ROWS
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.test_github_entrypoint import TOKEN, action_env, invoke
 from tests.rendered import render_markdown
@@ -55,7 +54,7 @@ def test_post__links_the_page_and_each_row_once_report_html_is_uploaded(
     assert code == 0, said
     url = f"https://github.com/octo-org/octo-repo/actions/runs/{RUN_ID}/artifacts/{page['id']}"
     report = _report(env)
-    expected = render_markdown(report, worst_rows=DEFAULT_WORST_ROWS, page_url=url)
+    expected = render_markdown(report, page_url=url)
     (comment,) = github.comments[17]  # the same comment, edited
     assert comment["body"] == MARKER + expected
     assert f"[Open the report page]({url})" in comment["body"]

@@ -152,7 +152,7 @@ def test_baseline_gate__a_stricter_confidence_widens_the_interval():
     assert strict_at_006.passed is True
     assert strict_at_006.reason == (
         "0.100 worse than the baseline over the 100 rows in both runs: more than max_drop 0.06, but not "
-        "shown beyond noise: at 99% confidence it may be only 0.055 worse, so it passes"
+        "surely: at 99% confidence it may be only 0.055 worse, within it, so it passes"
     )
 
 
@@ -183,7 +183,7 @@ def test_baseline_gate__a_drop_over_the_margin_that_is_not_significant_passes():
     assert (verdict.passed, verdict.baseline.direction) == (True, "worse")
     assert verdict.reason == (
         "0.029 worse than the baseline over the 100 rows in both runs: more than max_drop 0.02, but not "
-        "shown beyond noise: at 95% confidence it may be only 0.007 worse, so it passes"
+        "surely: at 95% confidence it may be only 0.007 worse, within it, so it passes"
     )
 
 

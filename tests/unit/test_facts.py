@@ -11,7 +11,7 @@ from ground_gate.metrics import RowSession
 from ground_gate.metrics.facts import Fact, find, number_value, read_answer, stated, swapped
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.quantities import quantities
-from ground_gate.review.formatting import unit_verdict
+from ground_gate.review.words import unit_verdict
 from tests.fakes import FakeJudge, said, unit_of
 from tests.hostile.swapped_facts import MOVES, SAME, SWAPS, Swap
 

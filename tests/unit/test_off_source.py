@@ -15,7 +15,7 @@ from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.off_source import off_source
 from ground_gate.metrics.screen import screen_sample
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
-from ground_gate.review.formatting import not_judged, probabilities, unit_verdict
+from ground_gate.review.words import not_judged, probabilities, unit_verdict
 from ground_gate.stages.evidence import add_evidence
 from ground_gate.stages.runner import run
 from tests.fakes import FakeJudge, json_reply, said, unit_of

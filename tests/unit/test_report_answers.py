@@ -14,8 +14,9 @@ from ground_gate.config.scores import SCORE_NAMES
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.report.json_report import build_report
 from ground_gate.report.schema import schema, schema_problems
-from ground_gate.review.answers import Side, answer_counts, answer_words, stated_nothing
+from ground_gate.review.answers import Side, answer_counts, stated_nothing
 from ground_gate.review.baseline_rows import compare_rows
+from ground_gate.review.words import answer_words
 from ground_gate.verdict.record import RowTexts, verdicts
 from tests.records import run_record
 from tests.rendered import render_html, render_junit, render_markdown

@@ -22,7 +22,7 @@ from ground_gate.review.causes import causes
 from ground_gate.review.changes import broke
 from ground_gate.review.check_status import check_status, checks_said, past_max_drop
 from ground_gate.review.evidence_words import CLOSEST, EVIDENCE
-from ground_gate.review.formatting import interval_level, mean_text
+from ground_gate.review.figures import interval_level, mean_text
 from tests.rendered import render_html
 from tests.report_pages import SOURCE, synthetic_report
 from tests.reviewer_scenario import scenario
@@ -130,7 +130,7 @@ def test_scores__intervals_are_labelled_with_their_true_level():
 
 def test_headline__checks_counted_in_plain_words():
     report = against_baseline()[0]
-    assert checks_said(report["scores"]) == "1 of 2 checks failed, 1 passed only within noise"
+    assert checks_said(report["scores"]) == "1 of 2 checks failed, 1 passed with a drop past max_drop that its interval does not confirm"
     passing = [e for e in report["scores"] if e["passed"] is not False]
     assert checks_said(passing).startswith("1 of 1 check passed")
 

@@ -2,7 +2,7 @@
 wrapped at the width, never cut, so a quoted sentence and a failing check's threshold read
 whole; the verdict last, with an unfinished run's cause whole, under one line for the checks
 that share a reason; every check's score shown, passing or not, with its status's mark and
-words (check_status) and its number spelled as formatting.score_cell spells it; each
+words (check_status) and its number spelled as figures.score_cell spells it; each
 dataset's "N of M checks failed" (or passed), and the verdict's count as the comment says it
 (check_status.checks_said: the failures of a failed run, never "0 of M failed"); data
 inert."""
@@ -17,7 +17,7 @@ import pytest
 from ground_gate.render.terminal import columns, wrap
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.review.check_status import check_status, checks_said
-from ground_gate.review.formatting import score_cell
+from ground_gate.review.figures import score_cell
 from tests.rendered import render_terminal, verdict_line
 from tests.reviewer_scenario import scenario
 from tests.unit.test_report import against_baseline
@@ -128,7 +128,7 @@ def test_terminal__a_passing_run_shows_every_score_against_its_threshold():
 
 
 def test_terminal__each_number_as_the_reports_renderers_spell_it():
-    """One spelling per number: every check's score is formatting.score_cell's, whole."""
+    """One spelling per number: every check's score is figures.score_cell's, whole."""
     for report in (pull_request(), scenario()[0], against_baseline()[0]):
         whole = joined(render_terminal(report, width=80, exit_code=1))
         for entry in report["scores"]:
@@ -143,7 +143,7 @@ def test_terminal__a_drop_past_max_drop_within_noise_is_its_own_status_with_its_
     now, baseline = against_baseline()
     text = render_terminal(compare_rows(now, baseline), width=100, exit_code=1)
     (line,) = [x for x in text.splitlines() if "summary_hallucination  " in x]
-    assert line.startswith("  \U0001f7e1 summary_hallucination  passes: dropped more than allowed")
+    assert line.startswith("  \U0001f7e1 summary_hallucination  passes: dropped more than max_drop")
     assert "\u2705 summary_hallucination" not in text
     assert "0.083 worse than the baseline over the 6 rows in both runs" in joined(text)
     # a threshold the run could not check (one row in both runs): neither pass nor shown only

@@ -6,7 +6,7 @@ from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.report.json_report import build_report
 from ground_gate.report.readback import row_result
 from ground_gate.report.schema import schema_problems
-from ground_gate.review.formatting import UNCERTAIN_ALONE, uncertain_readings, unit_verdict
+from ground_gate.review.words import UNCERTAIN_ALONE, uncertain_readings, unit_verdict
 from ground_gate.verdict.gate import evaluate
 from tests.records import run_record
 from tests.rendered import render_html, render_markdown

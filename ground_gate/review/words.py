@@ -1,0 +1,273 @@
+"""Every sentence a reader reads, in one place: a check's status and why it failed, the
+checks counted, a unit's verdict and probabilities, the baseline named, declines counted,
+what a quote from the source is. The comment, the page, the terminal and JUnit import these
+and add only markup, so one fact cannot be said two ways and a wording is one edit (pinned
+by tests/golden). Plain text: each renderer escapes for its own format. The figures inside
+the sentences are review/figures.py's.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ground_gate.leaves.numbers import bound, figure, holds
+from ground_gate.leaves.results import (
+    ADDRESSED_TO_JUDGE,
+    HIDDEN_TEXT,
+    OFF_SOURCE,
+    SWAPPED_FACT,
+    without_judge,
+)
+from ground_gate.metrics.groundedness import NOTHING_FOUND
+from ground_gate.metrics.styles import UNCERTAIN
+from ground_gate.report.types import (
+    BaselineEntry,
+    RowEntry,
+    ScoreEntry,
+    UnitEntry,
+)
+
+if TYPE_CHECKING:
+    from ground_gate.review.answers import AnswerCounts, Side
+from ground_gate.review.figures import (
+    ARROW,
+    bounds_of,
+    bounds_threshold,
+    drop_text,
+    interval_level,
+    mean_places,
+    missed,
+    worse_than_baseline,
+)
+from ground_gate.verdict.gate import describe
+
+# a unit of styled text of uncertain visibility that was all the response had, read without it
+UNCERTAIN_ALONE = "styled so that a reader may not see it, nothing else surely shown; taken out"
+
+
+# A unit's probabilities as the judge gave them (groundedness's verdict method, faithfulness)
+# What a judge's NOTHING FOUND means: it found no passage about the unit, not a misquote
+NOTHING_SAID = "the source says nothing about this"
+
+
+PROBABILITIES = (
+    ("p_supported", "P(supported)"),
+    ("p_contradicted", "P(contradicted)"),
+    ("p_absent", "P(not in source)"),
+    ("p_informs", "P(holds information)"),  # a sentence or answer asked whether it says anything
+    ("p_answered", "P(answered)"),  # the answers metric's
+    ("p_answerable", "P(source answers it)"),
+)
+
+
+def failing_parts(entry: ScoreEntry) -> list[str]:
+    """The parts of a check that failed, each with its figures: the level ("< 0.75"),
+    the drop ("drop 0.055 > 0.02"); empty when it passed or failed for another reason."""
+    parts = []
+    mean = entry["mean"]
+    if mean is not None and entry["passed"] is False:
+        parts += missed(mean, entry["threshold"])
+    change = entry.get("baseline")
+    if change is not None and change["passed"] is False:
+        parts.append(drop_text(entry))
+    return parts
+
+
+def drop_said(entry: ScoreEntry) -> str:
+    """'dropped 0.055, more than the 0.02 max_drop allows': how much worse than the baseline,
+    against max_drop; '' when it got no worse or was not compared."""
+    change, worse = entry.get("baseline"), worse_than_baseline(entry)
+    drop = drop_text(entry)
+    if not drop or change is None or change["max_drop"] is None or worse is None:
+        return ""
+    amount = figure(worse, (change["max_drop"],), 3)
+    if worse > change["max_drop"]:
+        return f"dropped {amount}, more than the {bound(change['max_drop'])} max_drop allows"
+    return f"dropped {amount}, within the {bound(change['max_drop'])} max_drop allows"
+
+
+def failure_text(entry: ScoreEntry) -> str:
+    """Why a check failed, each failed part in the words of its rule: '0.101 > max 0.10',
+    '0.908 → 0.854, 0.055 worse than the baseline ...', or both; else the gate's own reason
+    (errors, no rows)."""
+    parts = []
+    mean, bounds = entry["mean"], bounds_of(entry["threshold"])
+    places = mean_places(entry)
+    if mean is not None and bounds and any(not holds(mean, k, v) for k, v in bounds):
+        parts.append(describe(mean, bounds_threshold(entry["threshold"]), places))
+    change = entry.get("baseline")
+    if change is not None and change["passed"] is False:
+        before = change["before"]
+        was = "" if before is None or mean is None else f"{before:.{places}f} {ARROW} "
+        now = "" if mean is None else f"{mean:.{places}f}, "
+        parts.append(f"{was}{now}{change['reason']}")
+    return "; ".join(parts) or entry["reason"]
+
+
+def plural(count: int, word: str) -> str:
+    """'1 row', '36 rows': a count with its noun (a regular plural)."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def change_text(change: BaselineEntry) -> str:
+    """The change against the baseline in words: '-0.055 [-0.070, -0.040] (90% interval),
+    worse'; 'within noise' when the interval holds 0."""
+    delta, interval = change["delta"], change["interval"]
+    if delta is None or interval is None:
+        return "not compared" if change["max_drop"] is not None else ""
+    word = {"worse": "worse", "better": "better", "noise": "within noise"}
+    return (
+        f"{delta:+.3f} [{interval[0]:+.3f}, {interval[1]:+.3f}] "
+        f"({interval_level(change['confidence'])} interval), "
+        f"{word.get(change['direction'] or '', '')}"
+    ).rstrip(", ")
+
+
+# what a unit decided without a judge call shows where a judged unit shows the judge's
+# figures; its verdict (unit_verdict) says why
+NOT_JUDGED = "no judge call"
+
+
+def not_judged(unit: UnitEntry) -> str:
+    """NOT_JUDGED for a unit no judge read against the source (taken out before judging:
+    addressed to the judge or hidden from its reader; or in none of the source's words), else
+    ""."""
+    return NOT_JUDGED if without_judge(unit.get("detail") or {}) else ""
+
+
+def unit_verdict(unit: UnitEntry) -> str:
+    """A unit's verdict in words, saying why a unit decided without a judge call was."""
+    detail = unit.get("detail") or {}
+    if detail.get(ADDRESSED_TO_JUDGE):
+        return f"{unit['verdict']}: addressed to the judge, cut"
+    if detail.get(HIDDEN_TEXT) == UNCERTAIN:
+        return f"{unit['verdict']}: {UNCERTAIN_ALONE}"
+    if hidden := detail.get(HIDDEN_TEXT):
+        return f"{unit['verdict']}: no reader sees it ({hidden}), taken out"
+    if reason := detail.get(OFF_SOURCE):
+        return f"{unit['verdict']}: {reason}"
+    if swapped := detail.get(SWAPPED_FACT):
+        return f"{unit['verdict']}: {swapped}"
+    return str(unit["verdict"])
+
+
+def probabilities(unit: UnitEntry) -> str:
+    """The judge's probabilities for a unit where its method gives them:
+    'P(supported) 0.05, P(contradicted) 0.90, P(not in source) 0.05'; else its rating; for a
+    unit decided without a judge call, that no judge read it."""
+    if unjudged := not_judged(unit):
+        return unjudged
+    detail = unit.get("detail") or {}
+    said = [f"{name} {detail[key]:.2f}" for key, name in PROBABILITIES if key in detail]
+    if not said and "rating_0_10" in detail:
+        said.append(f"rating {detail['rating_0_10']:.1f}/10")
+    if not said and "rating_1_5" in detail:
+        said.append(f"rating {detail['rating_1_5']:.1f}/5")
+    return ", ".join(said)
+
+
+def is_nothing_found(quote: str | None) -> bool:
+    """Whether a unit's evidence is the judge's NOTHING FOUND."""
+    return quote is not None and quote.strip().upper().startswith(NOTHING_FOUND)
+
+
+def uncertain_readings(row: RowEntry) -> str:
+    """How a row's styled text of uncertain visibility was judged, in words: 'judged with it
+    and without it, each metric keeping the worse: without it for groundedness, rating; with
+    it for faithfulness'; '' for a row without such text."""
+    by: dict[str, list[str]] = {}
+    for name, metric in row["metrics"].items():
+        if reading := metric.get("uncertain_text"):
+            by.setdefault(reading, []).append(name)
+    said = [
+        f"{'with it' if reading == 'kept' else 'without it'} for {', '.join(by[reading])}"
+        for reading in ("removed", "kept")
+        if reading in by
+    ]
+    if not said:
+        return ""
+    return f"judged with it and without it, each metric keeping the worse: {'; '.join(said)}"
+
+
+# A check's status in words, by the rule that decided it (review/check_status.py's kinds).
+# "noise": the drop is past max_drop, but the paired interval does not show it is (its
+# better end reaches within max_drop), so the gate passes it; never called "not beyond
+# noise" when the interval excludes 0 (verdict/gate.py's reason says which).
+STATUS_WORDS: dict[str, str] = {
+    "pass": "pass",
+    "fail": "fail",
+    "noise": "passes: dropped more than max_drop, but not surely (its interval reaches within it)",
+    "empty": "not checked: no row to measure, so it fails",
+    "unchecked": "not checked",
+    "shown": "no threshold: shown only",
+}
+UNSURE = "with a drop past max_drop that its interval does not confirm"
+
+
+def checks_counted(checked: int, *, failed: int, empty: int, unsure: int) -> str:
+    """'3 of 6 checks failed', '2 of 5 checks failed (1 of them with no row to measure)',
+    '6 of 6 checks passed, 1 of them with a drop past max_drop that its interval does not
+    confirm': the count the verdict rests on, in the words of its outcome."""
+    checks = plural(checked, "check")
+    if failed:
+        said = f"{failed} of {checks} failed"
+        said += f" ({empty} of them with no row to measure)" if empty else ""
+        return said + (f", {unsure} passed {UNSURE}" if unsure else "")
+    return f"{checked} of {checks} passed" + (f", {unsure} of them {UNSURE}" if unsure else "")
+
+
+# Each dataset's declines (review/answers.py's counts), in words beside the baseline's.
+
+
+def _many(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
+def answer_words(counts: AnswerCounts) -> str:
+    """The counts in one line of words (`answer_parts`' texts joined)."""
+    return "; ".join(text for _, text in answer_parts(counts))
+
+
+def answer_parts(counts: AnswerCounts) -> list[tuple[str | None, str]]:
+    """(the score the part is about, or None, its text): 'declined 7 of 10 questions its
+    sources answer (the baseline declined 1)', 'answered 1 of 2 questions its sources cannot
+    answer (the baseline answered 0)', 'said nothing of substance in 0 of 4 responses to no
+    question', '3 answers held no word at all'. Plain text: each renderer escapes for its
+    own format and marks each part by its score's check."""
+    parts: list[tuple[str | None, str]] = []
+    asked, unasked, lacking = counts.asked, counts.unasked, counts.unanswerable
+    if asked.rows:
+        text = f"declined {asked.turned} of {_many(asked.rows, 'question')} its sources answer"
+        parts.append((asked.score, text + _before(asked, "declined")))
+    if lacking.rows:
+        text = f"answered {lacking.turned} of {_many(lacking.rows, 'question')} its sources "
+        parts.append((lacking.score, text + "cannot answer" + _before(lacking, "answered")))
+    if unasked.rows:
+        text = f"said nothing of substance in {unasked.turned} of "
+        text += f"{_many(unasked.rows, 'response')} to no question"
+        parts.append((unasked.score, text + _before(unasked, "in")))
+    if counts.no_words:
+        held = "answer held" if counts.no_words == 1 else "answers held"
+        parts.append((None, f"{counts.no_words} {held} no word at all"))
+    return parts
+
+
+def _before(side: Side, verb: str) -> str:
+    return "" if side.before is None else f" (the baseline {verb} {side.before})"
+
+
+def age_said(seconds: float) -> str:
+    """How much older the baseline is than this run: '2 days before this run', '5 minutes
+    after this run' (a clock that went back), 'within a minute of this run'."""
+    later = seconds < 0
+    seconds = abs(seconds)
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            said = plural(int(seconds // size), unit)
+            return f"{said} {'after' if later else 'before'} this run"
+    return "within a minute of this run"
+
+
+# What a unit's quote from the source is (review/evidence_words.py decides which).
+EVIDENCE = "the judge's evidence"
+CLOSEST = "closest source sentence (supports nothing)"
