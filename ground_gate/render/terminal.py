@@ -4,7 +4,7 @@ the terminal, the verdict last (the markdown is for pull requests: `<details>` t
 
 What it says: the run in one line; each dataset's declines in words (the answers metric);
 each dataset's checks, passing or not, each with its status (report/check_status.py) and
-its score against its threshold (formatting.py's one spelling of each number), a failing
+its score against its threshold (figures.py's one spelling of each number), a failing
 check's reason beneath it, the same reason of several checks said once; what the pull
 request broke against a baseline (the worst rows first); the worst rows with the unit that
 explains each; where the reports were written; the verdict, with the cause of a run that did
@@ -27,11 +27,12 @@ from typing import Any
 from ground_gate.render.anchors import row_key
 from ground_gate.render.escape import visible
 from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
-from ground_gate.review.answers import answer_parts
 from ground_gate.review.causes import Cause, answer_words
 from ground_gate.review.changes import moved_text
-from ground_gate.review.check_status import FAIL, STATUSES, WARN, CheckStatus
-from ground_gate.review.formatting import (
+from ground_gate.review.check_status import STATUSES, CheckStatus
+from ground_gate.review.figures import (
+    FAIL,
+    WARN,
     before_now,
     bounds_of,
     bounds_threshold,
@@ -43,6 +44,7 @@ from ground_gate.review.formatting import (
 )
 from ground_gate.review.review import Review
 from ground_gate.review.selection import carriers
+from ground_gate.review.words import answer_parts
 from ground_gate.verdict.gate import describe
 
 ROWS_SHOWN = 5
@@ -174,7 +176,7 @@ def _why(entry: ScoreEntry, status: CheckStatus) -> str:
 
 def _against(entry: ScoreEntry) -> str:
     """The score against its threshold: '0.77 (≥ 0.50)', '0.05 < 0.50' (the bound it
-    misses said by the score: formatting.score_cell), '0.908 → 0.854 (≥ 0.75, drop ≤ 0.02)'."""
+    misses said by the score: figures.score_cell), '0.908 → 0.854 (≥ 0.75, drop ≤ 0.02)'."""
     cell = score_cell(entry)
     mean = entry["mean"]
     if mean is not None and missed(mean, entry["threshold"]) and entry["passed"] is False:
