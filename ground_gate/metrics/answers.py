@@ -7,7 +7,7 @@ asked. Two verdicts per row, read from the judge's token probabilities:
   all), asked without the question so that a reply that merely fits ("I agree", "Thanks!")
   does not pass for one, and 1 - P(it is a non-answer to the question: a decline, evasion,
   hedge, greeting or change of subject), asked with Yes for the non-answer so that the judge's
-  lean to Yes does not tilt both views one way (bench/answer_prompts.py measured the single
+  lean to Yes does not tilt both views one way (bench/archive/answer_prompts.py measured the single
   prompts and pairs). A response with no word at all (emoji, punctuation, `[]`) is decided
   with no call. Without a question, the first view alone.
 - answerable: P(the source holds what the question asks), one call, document first; a

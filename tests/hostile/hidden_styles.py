@@ -5,8 +5,8 @@ collapsed `<details>` element, SVG text drawn off its canvas. Each `{}` is where
 goes; a name's first word is its class.
 
 Read by tests/unit/test_hidden_properties.py (source sentences hidden this way raise no score of
-any metric, with the scripted judge) and bench/hidden_attacks.py (`--styles`: the same with the
-local judge, the row's own source sentences hidden after its unsupported answer). `VISIBLE` are
+any metric, with the scripted judge) and bench/attacks/hidden_attacks.py (`--styles`: the same
+with the local judge, the row's own source sentences hidden after its unsupported answer). `VISIBLE` are
 styles a reader sees: an invented claim in them is judged.
 """
 
