@@ -6,8 +6,8 @@ goes; a name's first word is its class.
 
 Read by tests/unit/test_hidden_properties.py (source sentences hidden this way raise no score of
 any metric, with the scripted judge) and bench/attacks/hidden_attacks.py (`--styles`: the same
-with the local judge, the row's own source sentences hidden after its unsupported answer). `VISIBLE` are
-styles a reader sees: an invented claim in them is judged.
+with the local judge, the row's own source sentences hidden after its unsupported answer).
+`VISIBLE` are styles a reader sees: an invented claim in them is judged.
 """
 
 from __future__ import annotations
