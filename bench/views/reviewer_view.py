@@ -21,33 +21,13 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from bench.views.github_look import PAGE_URL, github_html
 from ground_gate.render.html import render_html
 from ground_gate.render.markdown import render_markdown
 from tests.integration import browser
 from tests.reviewer_scenario import scenario
 
 ROOT = Path(__file__).resolve().parents[2]
-
-# Where the comment would link to (the action's post step finds the real address).
-PAGE_URL = "https://github.com/octo-org/octo-repo/actions/runs/1/artifacts/2"
-# A pull request's comment on github.com: the timeline column's width (the screen's on a
-# phone), GitHub's system fonts, tables with cell borders, striped rows, details with a
-# pointer. Written for this script.
-GITHUB_LIKE = """
-body{margin:0;background:#fff;color:#1f2328;font:14px/1.5 -apple-system,BlinkMacSystemFont,
-"Segoe UI","Noto Sans",Helvetica,Arial,sans-serif}
-.comment{max-width:760px;margin:16px;border:1px solid #d1d9e0;border-radius:6px}
-.comment>header{background:#f6f8fa;border-bottom:1px solid #d1d9e0;padding:8px 16px;
-color:#59636e}.comment>main{padding:16px;overflow-wrap:break-word}
-h2{font-size:1.5em;border-bottom:1px solid #d1d9e0;padding-bottom:.3em;margin:0 0 16px}
-h3{font-size:1.25em}p,ul,table,details{margin:0 0 16px}a{color:#0969da;text-decoration:none}
-table{border-collapse:collapse;display:block;width:max-content;max-width:100%;overflow:auto}
-th,td{border:1px solid #d1d9e0;padding:6px 13px}th{font-weight:600}
-tr:nth-child(2n){background:#f6f8fa}code{background:#eff1f3;border-radius:6px;
-padding:.2em .4em;font:85% ui-monospace,SFMono-Regular,Menlo,monospace}
-summary{cursor:pointer}ul{padding-left:2em}blockquote{color:#59636e;
-border-left:.25em solid #d1d9e0;margin:0 0 16px;padding:0 1em}
-"""
 
 
 def _compared(report: dict[str, Any], baseline: dict[str, Any], renderer: Any) -> Any:
@@ -75,24 +55,6 @@ def page_html(report: dict[str, Any], baseline: dict[str, Any]) -> str:
     """The page as `run --baseline` writes it (its rows compared with the baseline's, where
     the renderer can; the renderer before issue 24 could not)."""
     return render_html(**{"report": report, **_compared(report, baseline, render_html)})
-
-
-def github_html(markdown: str) -> str:
-    import cmarkgfm
-    from cmarkgfm.cmark import Options
-
-    body = cmarkgfm.markdown_to_html_with_extensions(
-        markdown,
-        options=Options.CMARK_OPT_UNSAFE,
-        extensions=["table", "autolink", "strikethrough", "tagfilter"],
-    )
-    return (
-        '<!DOCTYPE html><html><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'  # as GitHub's
-        f"<style>{GITHUB_LIKE}</style>"
-        '</head><body><div class="comment"><header><b>github-actions</b> bot commented'
-        f"</header><main>{body}</main></div></body></html>"
-    )
 
 
 def full_page(driver: Any, path: Path, width: int) -> None:
