@@ -25,11 +25,20 @@ from ground_gate.render.markdown_broke import what_broke
 from ground_gate.render.markdown_tables import score_details, usage
 from ground_gate.render.targets import target_lines
 from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry
-from ground_gate.review.answers import stated_nothing
-from ground_gate.review.check_status import STATUSES, CheckStatus
-from ground_gate.review.figures import ARROW, FAIL, NOISE, PASS, WARN, missed, score_cell
+from ground_gate.review.answers import answer_parts, stated_nothing
+from ground_gate.review.check_status import NOISE, STATUSES, CheckStatus
+from ground_gate.review.formatting import (
+    ARROW,
+    FAIL,
+    PASS,
+    WARN,
+    failure_text,
+    missed,
+    plural,
+    score_cell,
+    uncertain_readings,
+)
 from ground_gate.review.review import Review
-from ground_gate.review.words import answer_parts, failure_text, plural, uncertain_readings
 
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
