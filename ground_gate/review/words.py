@@ -271,3 +271,13 @@ def age_said(seconds: float) -> str:
 # What a unit's quote from the source is (review/evidence_words.py decides which).
 EVIDENCE = "the judge's evidence"
 CLOSEST = "closest source sentence (supports nothing)"
+
+
+# The page's own words (render/html*.py, svg.py, calibration.py): its headings, notes, legends
+# and filters.
+# --- page ---
+
+
+# The comment's, the terminal's and JUnit's own words (render/markdown*.py, terminal.py,
+# junit.py, targets.py).
+# --- comment ---
