@@ -25,31 +25,12 @@ from ground_gate.render.markdown_broke import what_broke
 from ground_gate.render.markdown_tables import score_details, usage
 from ground_gate.render.targets import target_lines
 from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry
-from ground_gate.review.answers import answer_parts, stated_nothing
-from ground_gate.review.check_status import NOISE, STATUSES, CheckStatus
-from ground_gate.review.formatting import (
-    ARROW,
-    FAIL,
-    PASS,
-    WARN,
-    failure_text,
-    missed,
-    plural,
-    score_cell,
-    uncertain_readings,
-)
+from ground_gate.review import words
+from ground_gate.review.answers import stated_nothing
+from ground_gate.review.check_status import STATUSES, CheckStatus
+from ground_gate.review.figures import ARROW, FAIL, NOISE, PASS, WARN, missed, score_cell
 from ground_gate.review.review import Review
-
-UNVERIFIED_NOTE = (
-    "These scores come from the pull request's own run and were not re-verified: the pull "
-    "request controls that run (its data, config, code and any baseline it compared with), "
-    "so this is what it reported, "
-    "not a verdict of this repository."
-)
-SHARD_NOTE = (
-    "These scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
-    "reports into the run's report and gives the gate's verdict."
-)
+from ground_gate.review.words import answer_parts, failure_text, plural, uncertain_readings
 
 
 def _cell(entry: ScoreEntry, status: CheckStatus, unverified: bool = False) -> str:
@@ -115,16 +96,19 @@ def _table(report: Report, review: Review, unverified: bool = False) -> str:
 def _headline(report: Report, unverified: bool = False) -> list[str]:
     status = report["status"]
     if unverified:
-        return [f"## ground-gate: reported by the pull request's run: {status}", UNVERIFIED_NOTE]
+        return ["## " + words.HEADLINE_UNVERIFIED.format(status=status), words.UNVERIFIED_NOTE]
     mark = {"passed": PASS, "failed": FAIL, "incomplete": WARN}[status]
     if "shard" in report:
         shard = report["shard"]
         return [
-            f"## {mark} ground-gate: shard {shard['index']} of {shard['count']}: {status}",
+            "## "
+            + words.HEADLINE_SHARD.format(
+                mark=f"{mark} ", index=shard["index"], count=shard["count"], status=status
+            ),
             "",
-            SHARD_NOTE,
+            words.SHARD_NOTE,
         ]
-    return [f"## {mark} ground-gate: {status}"]
+    return ["## " + words.HEADLINE.format(mark=f"{mark} ", status=status)]
 
 
 def _baseline_lines(report: Report, review: Review) -> list[str]:
@@ -139,18 +123,18 @@ def _baseline_lines(report: Report, review: Review) -> list[str]:
         if name.commit:  # hexadecimal (the schema's pattern): nothing in it to escape
             sha = name.commit if name.commit.isalnum() else code(name.commit, 12)
             parts.append(f"[`{sha}`]({name.commit_url})" if name.commit_url else f"`{sha}`")
-        where = f" from {' @ '.join(parts)}"
-    run = f" ([its run]({name.run_url}))" if name.run_url and _is_web(name.run_url) else ""
-    age = f", made {name.age}" if name.age else ""
+        where = words.BASELINE_FROM.format(where=" @ ".join(parts))
+    its_run = f" ([{words.BASELINE_RUN}]({name.run_url}))"
+    run = its_run if name.run_url and _is_web(name.run_url) else ""
+    age = words.BASELINE_MADE.format(age=name.age) if name.age else ""
+    rows = plural(name.rows, "row")
     lines = [
-        f"Compared with the baseline{where}{run}{age}: {plural(name.rows, 'row')}, {name.status}."
+        words.COMPARED_WITH.format(where=where, run=run, age=age, rows=rows, status=name.status)
     ]
     if name.other_judge is not None:
         model = code(str(report["judge"].get("model", "?")), 80)
-        lines.append(
-            f"{WARN} The baseline was judged by `{code(name.other_judge, 80)}`, this run by "
-            f"`{model}`: a change against it may be the judge's, not the pull request's."
-        )
+        other = f"`{code(name.other_judge, 80)}`"
+        lines.append(f"{WARN} " + words.OTHER_JUDGE.format(baseline=other, model=f"`{model}`"))
     return lines
 
 
@@ -162,7 +146,9 @@ def _legend(report: Report, review: Review) -> str:
     """What the table's signs mean, for the signs it holds."""
     said = []
     if any("baseline" in e for e in report["scores"]):
-        said.append(f"Each score reads `baseline {ARROW} now`, over the rows in both runs.")
+        said.append(
+            words.READS_BEFORE_NOW.format(arrow=f"`{words.BEFORE_NOW.format(arrow=ARROW)}`")
+        )
     if any(review.status(e).kind == "noise" for e in report["scores"]):
         said.append(f"{NOISE} {STATUSES['noise'].word}.")
     return " ".join(said)
@@ -171,15 +157,18 @@ def _legend(report: Report, review: Review) -> str:
 def _summary_line(report: Report, review: Review, page_url: str | None) -> str:
     rows = sum(d["scored"] for d in report["datasets"])
     model = code(str(report["judge"].get("model", "?")), 80)
-    page = (
-        f" [Open the report page]({page_url}): every row, its sentences and its source."
-        if page_url
-        else ""
+    link = f"[{words.OPEN_PAGE_LINK}]({page_url})"
+    page = " " + words.OPEN_PAGE.format(link=link) if page_url else ""
+    return (
+        words.SUMMARY.format(
+            rows=plural(rows, "row"),
+            datasets=plural(len(report["datasets"]), "dataset"),
+            model=f"`{model}`",
+            checks=review.checks,
+            stopped=words.STOPPED if report["incomplete"] else "",
+        )
+        + page
     )
-    datasets = plural(len(report["datasets"]), "dataset")
-    stopped = ", on the rows scored before it stopped" if report["incomplete"] else ""
-    checks = review.checks + stopped
-    return f"{plural(rows, 'row')} in {datasets}, judged by `{model}`: {checks}.{page}"
 
 
 def _check_lines(report: Report, review: Review) -> list[str]:
@@ -224,32 +213,26 @@ def _answer_lines(report: Report, review: Review, unverified: bool = False) -> l
 def _reasons(report: Report) -> list[str]:
     lines = []
     if report["incomplete"]:
-        lines.append(f"- {WARN} the run did not finish: {cell(report['incomplete'], 300)}")
+        lines.append(
+            f"- {WARN} " + words.NOT_FINISHED.format(reason=cell(report["incomplete"], 300))
+        )
     not_run = report.get("not_run") or []
     if not_run:
         listed = ", ".join(f"{cell(r['dataset'], 40)}/{id_cell(r['id'], 60)}" for r in not_run[:10])
-        more = f" and {len(not_run) - 10} more" if len(not_run) > 10 else ""
-        lines.append(
-            f"- {WARN} {len(not_run)} row(s) not run, so not in the scores: {listed}{more}"
-        )
+        more = words.AND_MORE.format(count=len(not_run) - 10) if len(not_run) > 10 else ""
+        said = words.NOT_RUN.format(count=len(not_run), rows=listed, more=more)
+        lines.append(f"- {WARN} {said}")
     addressed = [r for r in report["rows"] if r.get("addressed_to_judge")]
     if addressed:
         first = addressed[0]
         example = cell(first["addressed_to_judge"][0]["text"], 120)
-        lines.append(
-            f"- {WARN} {len(addressed)} row(s) held text addressed to the judge, cut before "
-            f"judging (first: {cell(first['dataset'], 60)} / {id_cell(first['id'])}, "
-            f"{example}); in a response it counts as unsupported"
-        )
+        row = f"{cell(first['dataset'], 60)} / {id_cell(first['id'])}"
+        said = words.ADDRESSED.format(count=len(addressed), row=row, text=example)
+        lines.append(f"- {WARN} {said}")
     lines += _hidden_line(report["rows"])
     silent = stated_nothing(report)
     if silent:
-        lines.append(
-            f"- {WARN} {len(silent)} row(s) stated nothing to judge (a decline, a greeting, no "
-            "word at all): in no other score's mean, counted in `substance` (gated against a "
-            "baseline); `metrics: {answers: {}}` tells a decline its source justifies from one "
-            "it does not"
-        )
+        lines.append(f"- {WARN} {len(silent)}{words.STATED_NOTHING}")
     return lines
 
 
@@ -309,15 +292,16 @@ def _hidden_line(rows: Sequence[RowEntry]) -> list[str]:
     if not hid:
         return lines
     entries = [(r, h) for r in hid for h in r["hidden_text"] if h["kind"] != UNCERTAIN]
-    words = [(r, h) for r, h in entries if h["kind"] != INVISIBLE]
-    row, first = words[0] if words else entries[0]
-    counted = "; in a response each passage counts as unsupported" if words else ""
-    return [
-        f"- {WARN} {len(hid)} row(s) held text no reader sees, taken out before judging "
-        f"(first: {cell(row['dataset'], 60)} / {id_cell(row['id'])}, {cell(first['kind'], 40)}: "
-        f"{cell(first['text'], 120)}){counted}",
-        *lines,
-    ]
+    named = [(r, h) for r, h in entries if h["kind"] != INVISIBLE]
+    row, first = named[0] if named else entries[0]
+    said = words.NO_READER_SEES.format(
+        count=len(hid),
+        row=f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}",
+        kind=cell(first["kind"], 40),
+        text=cell(first["text"], 120),
+        counted=words.COUNTS_UNSUPPORTED if named else "",
+    )
+    return [f"- {WARN} {said}", *lines]
 
 
 def _uncertain_line(rows: Sequence[RowEntry]) -> list[str]:
@@ -328,8 +312,10 @@ def _uncertain_line(rows: Sequence[RowEntry]) -> list[str]:
         return []
     row, first = found[0]
     count = len({(r["dataset"], r["id"]) for r, _ in found})
-    return [
-        f"- {WARN} {count} row(s) held styled text a reader may not see (first: "
-        f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}: {cell(first['text'], 120)}; "
-        f"{cell(uncertain_readings(row), 200)})"
-    ]
+    said = words.MAY_NOT_SEE.format(
+        count=count,
+        row=f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}",
+        text=cell(first["text"], 120),
+        how=cell(uncertain_readings(row), 200),
+    )
+    return [f"- {WARN} {said}"]

@@ -281,3 +281,48 @@ CLOSEST = "closest source sentence (supports nothing)"
 # The comment's, the terminal's and JUnit's own words (render/markdown*.py, terminal.py,
 # junit.py, targets.py).
 # --- comment ---
+
+UNVERIFIED_NOTE = (
+    "These scores come from the pull request's own run and were not re-verified: the pull "
+    "request controls that run (its data, config, code and any baseline it compared with), "
+    "so this is what it reported, not a verdict of this repository."
+)
+SHARD_NOTE = (
+    "These scores cover this shard's rows only; `ground-gate merge` joins the shards' JSON "
+    "reports into the run's report and gives the gate's verdict."
+)
+HEADLINE = "{mark}ground-gate: {status}"
+HEADLINE_UNVERIFIED = "ground-gate: reported by the pull request's run: {status}"
+HEADLINE_SHARD = "{mark}ground-gate: shard {index} of {count}: {status}"
+SUMMARY = "{rows} in {datasets}, judged by {model}: {checks}{stopped}."
+STOPPED = ", on the rows scored before it stopped"
+OPEN_PAGE = "{link}: every row, its sentences and its source."
+OPEN_PAGE_LINK = "Open the report page"
+COMPARED_WITH = "Compared with the baseline{where}{run}{age}: {rows}, {status}."
+BASELINE_FROM = " from {where}"
+BASELINE_RUN = "its run"
+BASELINE_MADE = ", made {age}"
+OTHER_JUDGE = (
+    "The baseline was judged by {baseline}, this run by {model}: a change against it may be "
+    "the judge's, not the pull request's."
+)
+READS_BEFORE_NOW = "Each score reads {arrow}, over the rows in both runs."
+BEFORE_NOW = "baseline {arrow} now"
+NOT_FINISHED = "the run did not finish: {reason}"
+NOT_RUN = "{count} row(s) not run, so not in the scores: {rows}{more}"
+AND_MORE = " and {count} more"
+ADDRESSED = (
+    "{count} row(s) held text addressed to the judge, cut before judging (first: {row}, "
+    "{text}); in a response it counts as unsupported"
+)
+NO_READER_SEES = (
+    "{count} row(s) held text no reader sees, taken out before judging (first: {row}, "
+    "{kind}: {text}){counted}"
+)
+COUNTS_UNSUPPORTED = "; in a response each passage counts as unsupported"
+MAY_NOT_SEE = "{count} row(s) held styled text a reader may not see (first: {row}: {text}; {how})"
+STATED_NOTHING = (
+    " row(s) stated nothing to judge (a decline, a greeting, no word at all): in no other "
+    "score's mean, counted in `substance` (gated against a baseline); `metrics: {answers: {}}` "
+    "tells a decline its source justifies from one it does not"
+)
