@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from ground_gate.config.scores import ANSWERED_SIDES, METRIC_OF_SCORE
 from ground_gate.render.escape import shown_id
 from ground_gate.report.types import DatasetEntry, Report, RowEntry, ScoreEntry, ThresholdBounds
+from ground_gate.review import words
 from ground_gate.review.evidence_words import evidence_said
 from ground_gate.review.figures import missed_text, value_text
 from ground_gate.review.review import Review
@@ -53,7 +54,8 @@ def _missed(row: RowEntry, thresholds: Mapping[str, ThresholdBounds | None]) -> 
             )
         else:
             metric = row["metrics"].get(METRIC_OF_SCORE.get(score, ""))
-            out.append(f"{score} could not be scored: {(metric and metric['error']) or 'error'}")
+            error = (metric and metric["error"]) or "error"
+            out.append(words.NOT_SCORED.format(score=score, error=error))
     return out
 
 

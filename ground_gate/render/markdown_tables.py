@@ -7,15 +7,8 @@ from tabulate import tabulate
 
 from ground_gate.render.escape import cell, ident
 from ground_gate.report.types import Report, ScoreEntry, UsageCounts
+from ground_gate.review import words
 from ground_gate.review.figures import interval_level, mean_places, mean_text, threshold_text
-
-BASELINE_NOTE = (
-    "Change: the mean change against the baseline over the rows scored in both runs (the same "
-    "row ids). Its interval comes from 2000 resamples of those rows: each end is the bound "
-    "the change is past at the check's confidence (at 95%, the 5th and the 95th percentile), "
-    "so together they hold it at 90%. An interval that holds 0 is within noise. A score with "
-    "max_drop fails when it is more than max_drop worse and the interval's better end is too."
-)
 
 
 def _baseline_cells(entry: ScoreEntry, places: int) -> list[str]:
@@ -60,13 +53,13 @@ def score_details(report: Report) -> list[str]:
         if compared:
             line += _baseline_cells(e, places)
         rows.append(line)
-    headers = ["dataset", "score", "threshold", "mean", "95% interval", "rows scored", "errors"]
-    headers.append("no claims")
+    headers = [*words.DETAIL_HEADERS, *words.DETAIL_HEADERS_MORE]
     if compared:
-        headers += ["baseline", "change", "interval of the change", "rows in both / baseline"]
+        headers += words.CHANGE_HEADERS
     table = tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
-    note = ["", BASELINE_NOTE] if compared else []
-    return ["<details><summary>Scores in detail</summary>", "", table, *note, "", "</details>"]
+    note = ["", words.CHANGE_NOTE] if compared else []
+    summary = f"<details><summary>{words.SCORES_IN_DETAIL}</summary>"
+    return [summary, "", table, *note, "", "</details>"]
 
 
 USAGE_HEADERS = (
@@ -114,7 +107,7 @@ def cost_text(report: Report) -> str:
     text = ""
     cost = report["usage"]["total"].get("cost_usd")
     if cost is not None and report["judge"].get("provider") != "local":  # free: nothing to say
-        text += f" Cost ${cost:.4f} at judge.prices."
+        text += words.COST.format(cost=f"{cost:.4f}")
     budget = report.get("budget")
     if budget:
         limits = budget["limits"]

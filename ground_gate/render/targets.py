@@ -7,6 +7,7 @@ from collections.abc import Mapping
 
 from ground_gate.render.escape import cell, code
 from ground_gate.report.types import Report
+from ground_gate.review import words
 
 
 def target_lines(report: Report) -> list[str]:
@@ -26,10 +27,14 @@ def target_lines(report: Report) -> list[str]:
             argv = raw.get("argv")
             what = f"command `{code(' '.join(map(str, argv if isinstance(argv, list) else [])))}`"
         usage = entry["usage"]
-        text = (
-            f"Answered by the target of **{cell(entry['dataset'], 60)}**, {what}: "
-            f"{entry['answered']} of {entry['rows']} row(s), {entry['errors']} failed; "
-            f"{usage['calls']} call(s), {usage['cache_hits']} from the cache"
+        text = words.ANSWERED_BY.format(
+            dataset=f"**{cell(entry['dataset'], 60)}**",
+            what=what,
+            answered=entry["answered"],
+            rows=entry["rows"],
+            errors=entry["errors"],
+            calls=usage["calls"],
+            hits=usage["cache_hits"],
         )
         if kind == "prompt":
             tokens = (usage["prompt_tokens"], usage["completion_tokens"])

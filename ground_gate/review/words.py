@@ -281,6 +281,23 @@ CLOSEST = "closest source sentence (supports nothing)"
 # The comment's, the terminal's and JUnit's own words (render/markdown*.py, terminal.py,
 # junit.py, targets.py).
 # --- comment ---
+CHANGE_NOTE = (
+    "Change: the mean change against the baseline over the rows scored in both runs (the same "
+    "row ids). Its interval comes from 2000 resamples of those rows: each end is the bound "
+    "the change is past at the check's confidence (at 95%, the 5th and the 95th percentile), "
+    "so together they hold it at 90%. An interval that holds 0 is within noise. A score with "
+    "max_drop fails when it is more than max_drop worse and the interval's better end is too."
+)
+SCORES_IN_DETAIL = "Scores in detail"
+DETAIL_HEADERS = ("dataset", "score", "threshold", "mean", "95% interval", "rows scored")
+DETAIL_HEADERS_MORE = ("errors", "no claims")
+CHANGE_HEADERS = ("baseline", "change", "interval of the change", "rows in both / baseline")
+COST = " Cost ${cost} at judge.prices."
+NOT_SCORED = "{score} could not be scored: {error}"
+ANSWERED_BY = (
+    "Answered by the target of {dataset}, {what}: {answered} of {rows} row(s), {errors} failed; "
+    "{calls} call(s), {hits} from the cache"
+)
 
 UNVERIFIED_NOTE = (
     "These scores come from the pull request's own run and were not re-verified: the pull "
