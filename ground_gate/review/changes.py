@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ground_gate.config.scores import ANSWERED_SIDES, LOWER_IS_BETTER
+from ground_gate.config.scores import ANSWERED_SIDES, LOWER_IS_BETTER, SUBSTANCE
 from ground_gate.leaves.numbers import figure
 from ground_gate.report.types import Report, RowEntry, ThresholdBounds
 from ground_gate.review.baseline_rows import failing_before, is_compared, scores_before
@@ -65,8 +65,13 @@ def row_scores(row: Row) -> dict[str, float]:
 
 
 def _change(row: Row, scores: set[str]) -> RowChange:
+    before = dict(scores_before(row))  # a copy: the report's own is not touched
     now = row_scores(row)
-    before = scores_before(row)
+    if SUBSTANCE in scores:  # derived from the row's metrics (dataset_scores.said_something):
+        # the row fails it when it says nothing, and says something when it passes it
+        now[SUBSTANCE] = 0.0 if SUBSTANCE in row["failing"] else 1.0
+        if "baseline" in row:
+            before.setdefault(SUBSTANCE, 0.0 if SUBSTANCE in failing_before(row) else 1.0)
     return RowChange(
         row,
         tuple(ScoreChange(s, before.get(s), now.get(s), _instead(s, now)) for s in sorted(scores)),

@@ -176,7 +176,7 @@ def test_declines_alike_group_by_their_answer_numbers_aside_and_one_row_stands_a
     ) in markdown
     # a row alone: its scores, then its answer old and new, as before
     assert (
-        "- **aero / q2**: answered 0.90 \u2192 0.05 < 0.70, substance could not be scored\n"
+        "- **aero / q2**: answered 0.90 \u2192 0.05 < 0.70, substance 1.00 \u2192 0.00\n"
         "  - said \u201cIt runs 2 minutes.\u201d \u2192 now \u201cI'm sorry, I can't help with "
         "that.\u201d\n"
     ) in markdown
