@@ -10,11 +10,9 @@ opened in headless Chromium (tests/integration/browser.py, network off). No judg
 
     .venv/bin/python -m bench.views.issue44_shots --out docs/images --prefix issue44-after
 
-Before (an older tree checked out with `git worktree add <dir> <commit>`): run this file as a
-script from that tree, so its ground_gate and tests are the ones imported:
-
-    cd <dir> && PYTHONPATH=. <venv>/bin/python <this checkout>/bench/views/issue44_shots.py \\
-        --out <this checkout>/docs/images --prefix issue44-before
+The before shots in docs/images (issue44-before-*) were taken with this script from a
+worktree of 70a6d3a, the tree before issue 44; scenarios.py's adapter calls either tree's
+renderers.
 """
 
 from __future__ import annotations
@@ -27,17 +25,8 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-try:  # run as a module of this tree
-    from bench.views import scenarios
-    from bench.views.github_look import PAGE_URL, github_html
-except ImportError:  # run as a script from another tree: its neighbours by file
-    sys.path.insert(1, str(Path(__file__).resolve().parent))
-    # only that tree's ground_gate: an editable install's finder would add this checkout's
-    # modules to it (ground_gate.render.* where the older tree has none)
-    sys.meta_path[:] = [f for f in sys.meta_path if "__editable__" not in f.__module__]
-    import scenarios  # type: ignore[no-redef]
-    from github_look import PAGE_URL, github_html  # type: ignore[no-redef]
-
+from bench.views import scenarios
+from bench.views.github_look import PAGE_URL, github_html
 from tests.integration import browser
 
 WIDTHS = (1400, 420)
