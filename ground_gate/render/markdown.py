@@ -61,12 +61,19 @@ def _rows_said(dataset: DatasetEntry) -> str:
     return f"{rows} rows"
 
 
+def _checks(report: Report) -> list[ScoreEntry]:
+    """The scores the table shows: those with a threshold (a check). A score shown only has
+    no row in it (a number with no bound means nothing at a glance): it is in the scores in
+    detail, which the legend says."""
+    return [e for e in report["scores"] if e["threshold"]]
+
+
 def _table(report: Report, review: Review, unverified: bool = False) -> str:
     """The checks. With one or two datasets, one row per score and one column per dataset: a
     score's checks side by side, as narrow as the datasets are few. With more (TURNED_AT),
     one row per dataset and score in three columns (dataset, score, check), the dataset named
     on its first row: as narrow for ten datasets as for three."""
-    entries = {(e["dataset"], e["score"]): e for e in report["scores"]}
+    entries = {(e["dataset"], e["score"]): e for e in _checks(report)}
     scores = [s for s in SCORE_NAMES if any(k[1] == s for k in entries)]
     if len(report["datasets"]) >= TURNED_AT:
         body = []
@@ -151,6 +158,8 @@ def _legend(report: Report, review: Review) -> str:
         )
     if any(review.status(e).kind == "noise" for e in report["scores"]):
         said.append(f"{NOISE} {STATUSES['noise'].word}.")
+    if len(_checks(report)) < len(report["scores"]):
+        said.append(words.SHOWN_ONLY_BELOW)
     return " ".join(said)
 
 
@@ -261,6 +270,10 @@ def render_markdown(
     legend = _legend(report, review)
     if legend:
         parts += [legend, ""]
+    # what the pull request broke comes first after the checks: the reviewer's question
+    broken = what_broke(report, review, page_url)
+    if broken:
+        parts += [*broken, ""]
     for lines in (
         _check_lines(report, review),
         _answer_lines(report, review, unverified),
@@ -268,9 +281,6 @@ def render_markdown(
     ):
         if lines:
             parts += [*lines, ""]
-    broken = what_broke(report, review, page_url)
-    if broken:
-        parts += [*broken, ""]
     worst = markdown_rows.worst_rows(report, review, page_url)
     if worst:
         parts += [*worst, ""]

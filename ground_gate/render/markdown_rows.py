@@ -39,7 +39,7 @@ ANSWER_CHARS = 200  # of an answer quoted in "what broke", old and new
 # of a unit's verdict in words: long enough for the facts a source states otherwise ("says 20
 # minutes; the source says 60 minutes; says 100 W; the source says 65 W")
 VERDICT_CHARS = 160
-ROWS_SHOWN = 50
+ROWS_SHOWN = 20  # the rest are on the page (the failing ones shown first)
 
 
 def row_name(row: Row, page_url: str | None) -> str:

@@ -8,6 +8,7 @@ the sentences are review/figures.py's.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ground_gate.leaves.numbers import bound, figure, holds
@@ -39,7 +40,7 @@ from ground_gate.review.figures import (
     missed,
     worse_than_baseline,
 )
-from ground_gate.verdict.gate import describe
+from ground_gate.verdict.gate import describe, worse_by
 
 # a unit of styled text of uncertain visibility that was all the response had, read without it
 UNCERTAIN_ALONE = "styled so that a reader may not see it, nothing else surely shown; taken out"
@@ -276,11 +277,221 @@ CLOSEST = "closest source sentence (supports nothing)"
 # The page's own words (render/html*.py, svg.py, calibration.py): its headings, notes, legends
 # and filters.
 # --- page ---
+def sentence(said: str) -> str:
+    """A word that opens a paragraph of the page, its first letter capitalised
+    (NOT_FINISHED's 'the run did not finish: ...' as 'The run did not finish: ...')."""
+    return said[:1].upper() + said[1:]
+
+
+# the headline's notes (render/html.py); the headline, the summary, the baseline named and
+# the other judge are the comment's words (below)
+REPORT_OF = "Report of {created}, ground-gate {version}."
+SHARD_ROWS = "Shard {index} of {count}: these scores cover this shard's rows only."
+BASELINE_OF = " of {created}"  # a baseline named by no branch or commit: by its date
+
+# the distributions of row scores (render/html.py, svg.py)
+DISTRIBUTIONS = "Distributions of row scores"
+LOWER_BETTER = "lower is better"
+HIGHER_BETTER = "higher is better"
+MEAN_AT = "mean {mean}"  # the mean's line on a chart
+PAST_THRESHOLD = " past the threshold"  # a failing bar's tooltip, after its count
+
+
+def chart_title(dataset: str, score: str, rows: int) -> str:
+    """A distribution's name for screen readers: 'news groundedness: 36 rows'."""
+    return f"{dataset} {score}: {plural(rows, 'row')}"
+
+
+def distribution_caption(
+    lower_better: bool,
+    rows: int,
+    mean: str | None,
+    past: Sequence[tuple[int, str, str]],
+    width: float,
+) -> str:
+    """Under a distribution: 'higher is better · 36 rows · mean 0.81 (dotted) · 4 past min
+    0.75 (red bars; bins of 0.05 from it)'; `past` is (rows past it, 'min'/'max', the bound)."""
+    said = [LOWER_BETTER if lower_better else HIGHER_BETTER, plural(rows, "row")]
+    if mean is not None:
+        said.append(f"{MEAN_AT.format(mean=mean)} (dotted)")
+    said += [
+        f"{n} past {kind} {limit} (red bars; bins of {width:g} from it)" for n, kind, limit in past
+    ]
+    return " \u00b7 ".join(said)
+
+
+# the scores table (render/html_scores.py)
+SCORES = "Scores"
+NO_BOUNDS = "none"  # a score with no threshold
+NOT_AVAILABLE = "n/a"  # a figure that could not be computed
+ROWS_HEAD, WHY_HEAD = "rows", "why"
+
+
+def score_heads(compared: bool) -> list[str]:
+    """The scores table's columns, a baseline's change among them when compared."""
+    heads = ["dataset", "score", "check", f"baseline {ARROW} now" if compared else "mean"]
+    heads += ["threshold", "95% interval of the mean"]
+    heads += ["change against the baseline"] if compared else []
+    return [*heads, ROWS_HEAD, WHY_HEAD]
+
+
+def rows_scored(rows: int, errors: int) -> str:
+    """'36', '36, 2 errors': the rows a score was measured on, and its errors."""
+    return f"{rows}" + (f", {plural(errors, 'error')}" if errors else "")
+
+
+def _by(value: float, margin: tuple[float, ...]) -> str:
+    """'0.055 worse', '0.012 better', 'no change' (as shown): `value` is how much worse."""
+    shown = figure(abs(value), margin, 3)
+    if float(shown) == 0:
+        return "no change"
+    return f"{shown} {'worse' if value > 0 else 'better'}"
+
+
+def change_words(score: str, change: BaselineEntry) -> str:
+    """'0.055 worse (90% interval: 0.040 worse to 0.070 worse) over 160 rows in both runs'."""
+    rows = f"over {plural(change['paired'], 'row')} in both runs"
+    delta, interval = change["delta"], change["interval"]
+    if delta is None or interval is None or change["direction"] is None:
+        return f"not compared: {plural(change['paired'], 'row')} in both runs"
+    margin = () if change["max_drop"] is None else (change["max_drop"],)
+    low, high = (_by(w, margin) for w in sorted(worse_by(score, end) for end in interval))
+    ends = f"{low} at both ends" if low == high else f"{low} to {high}"
+    noise = ": within noise" if change["direction"] == "noise" else ""
+    return (
+        f"{_by(worse_by(score, delta), margin)} ({interval_level(change['confidence'])} interval: "
+        f"{ends}{noise}) {rows}"
+    )
+
+
+def change_note(levels: Sequence[float]) -> str:
+    """Under the scores table: what the change and its interval at each confidence are."""
+    said = "; ".join(
+        f"a {interval_level(c)} interval: with {c * 100:g}% confidence the change is no "
+        "better than its better end, and with as much no worse than its worse end"
+        for c in levels
+    )
+    return (
+        "The change: the mean now against the baseline's, over the rows scored in both runs. "
+        f"Its interval is {said}. An interval that holds 0 (no change) is within noise. A "
+        "score with max_drop fails when it dropped more than max_drop and the interval's "
+        "better end did too."
+    )
+
+
+# where a unit's evidence is in the source (render/html_evidence.py, html_rows.py)
+NO_PASSAGE = f"{NOTHING_SAID} (the judge found no passage)"
+NOT_QUOTED = "the judge's quote is not in the source as quoted"
+# how the closest sentence was found, after CLOSEST
+QUOTED_CLOSEST = "quoted by the judge"
+OVERLAP_CLOSEST = "by word overlap, not the judge's"
+HIGHLIGHTED_AT = "{said}, highlighted in the source ({tag})"
+NO_EVIDENCE_NEAR = "no evidence quoted, and no source sentence close to it"
+
+
+def highlighted(contradicted: bool, supported: bool, closest: bool) -> str:
+    """What a source's highlights are: 'highlighted: the judge's evidence against
+    contradicted sentences; ...', or 'nothing highlighted'."""
+    said = [f"{EVIDENCE} against contradicted sentences"] if contradicted else []
+    said += [f"{EVIDENCE} for supported sentences"] if supported else []
+    if closest:
+        said.append("the closest source sentences to unsupported ones (they support nothing)")
+    return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
+
+
+# the rows (render/html_rows.py)
+ROWS = "Rows ({count})"
+ROW_HEADS = ("dataset", "row", "verdict")
+UNIT_HEADS = ("metric", "judged", "verdict")
+UNIT_SCORE, IN_SOURCE, TAG = "score", "in the source", "tag"
+PASS = "pass"
+FAILS = "fails {scores}"
+STANDING = {"new": "new since the baseline", "before": "failing in the baseline too"}
+WHY_FAILS = "(why the row fails {scores})"
+UNIT_ERROR = "error: {error}"
+CHANGED_SINCE = "Changed since the baseline"
+BASELINE_SAID, THIS_RUN_SAYS = "the baseline said", "this run says"
+ADDED, REMOVED = "(nothing: added)", "(nothing: removed)"
+ROW_DETAIL = "the response sentence by sentence, the question and the source"
+QUESTION, RESPONSE, SOURCE = "Question", "Response", "Source"
+BASELINE_RESPONSE = "The baseline's response"
+ROW_ADDRESSED = "Addressed to the judge, cut before judging ({field}): {text}"
+ROW_MAY_NOT_SEE = "Styled so that a reader may not see it ({field}): {text} ({how})"
+ROW_HIDDEN = "No reader sees it, taken out before judging ({field}, {kind}): {text}"
+CUT_AT = " (cut at the report's limit: {fields})"
+LEGEND_RESPONSE = "Response sentences:"
+LEGEND_VERDICTS = ("supported", "unsupported", "contradicted")
+LEGEND_SOURCE = "Source:"
+LEGEND_CONTRADICTED = f"{EVIDENCE} that a sentence is contradicted"
+LEGEND_SUPPORTED = f"{EVIDENCE} for a supported sentence"
+
+
+def no_texts(mib: int) -> str:
+    """Why a row shows no text: the report's budget for them."""
+    return (
+        f"This report does not carry the row's texts: a report keeps at most {mib} MiB of "
+        "them, failing rows first (reports written before rows carried their texts have none)."
+    )
+
+
+# the rows' filters (render/html_filters.py)
+FILTER_LABELS = {"dataset": "dataset", "score": "score", "status": "verdict", "sort": "sort"}
+SEARCH, SEARCH_HINT = "search", "id or text"
+ANY = "all"
+FILTER_STATUSES = [("all", "all"), ("fail", "failing"), ("pass", "passing")]
+FILTER_STANDINGS = [
+    ("new", "newly failing since the baseline"),
+    ("before", STANDING["before"]),
+    ("fixed", "fixed since the baseline"),
+]
+WORST_FIRST = "worst first"
+SORTS = (("asc", "low to high"), ("desc", "high to low"))
+
+# the calibration page and its markdown (render/calibration.py)
+CALIBRATION = "ground-gate calibration"
+CALIBRATION_HEADLINE = "{title} ({rows} labelled rows, judge {model})"
+CALIBRATION_LABELLED = "{rows} labelled row(s), judge {model}."
+COST_HEADING = "Cost"
+AGREEMENT_HEADS = (
+    "score", "rows", "ROC AUC", "bal. acc. at threshold", "F1 of the bad side",
+    "best bal. acc.", "suggested threshold [90% CI]", "AUC by error type",
+)  # fmt: skip
+AGREEMENT_PAGE_HEADS = (
+    "score", "rows", "ROC AUC", "suggested threshold [90% CI]", "best bal. acc.",
+)  # fmt: skip
+COST_HEADS = (
+    "metric", "calls/row", "prompt tok/row", "completion tok/row", "judge s/row",
+    "retries + repairs", "this run: calls / cache hits",
+)  # fmt: skip
+MISSING = " (+{count} missing)"
+INTERVAL_BAND = "90% interval [{low:.2f}, {high:.2f}]"
+INTERVAL_END = "interval end {end:.2f}"
+SUGGESTED = "suggested {threshold:.2f}"
+NOT_GOOD = "not {good}"
+DISTRIBUTIONS_OF = "{title} distributions"
+ROC_OF = "{title} ROC"
+LABELLED_AS = "{score}: rows labelled {good} (blue) and not (red)"
+ROC_AUC = "{score}: ROC, AUC {auc}"
+FALSE_POSITIVES = "false positive rate"
+
+
+def wall_time(seconds: float, rows: int) -> str:
+    """'Wall time of this run 4.0 s for 8 row(s): 0.5 s/row.'"""
+    return f"Wall time of this run {seconds:.1f} s for {rows} row(s): {seconds / rows:.1f} s/row."
+
+
+def unrecorded(rows: int) -> str:
+    """The rows served from cache entries older than costs, left out of the per-row cost."""
+    return (
+        f"Up to {rows} row(s) were served from cache entries written before costs were "
+        "recorded; the per-row cost is over the other rows."
+    )
 
 
 # The comment's, the terminal's and JUnit's own words (render/markdown*.py, terminal.py,
 # junit.py, targets.py).
 # --- comment ---
+SHOWN_ONLY_BELOW = "Scores with no threshold are in the scores in detail below."
 CHANGE_NOTE = (
     "Change: the mean change against the baseline over the rows scored in both runs (the same "
     "row ids). Its interval comes from 2000 resamples of those rows: each end is the bound "
