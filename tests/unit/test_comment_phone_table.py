@@ -55,6 +55,7 @@ def test_score_table__three_datasets_a_row_per_dataset_and_score_each_named_once
     table = _score_table(render_markdown(report))
     assert table[0] == ["dataset", "score", "check"]
     assert [row[0] for row in table[1:] if row[0]] == [f"**{n}** (10 rows)" for n in datasets]
-    checks = [e for e in report["scores"] if e["threshold"]]  # a score shown only is not in it
+    # a score shown only (no threshold, no error) is not in it
+    checks = [e for e in report["scores"] if e["threshold"] or e["passed"] is not None]
     assert len(table) - 1 == len(checks)  # every check, once
     assert [row[1] for row in table[1:]].count("groundedness") == 3
