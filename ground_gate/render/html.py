@@ -26,7 +26,8 @@ from ground_gate.render.html_rows import rows_section
 from ground_gate.render.html_scores import scores_section
 from ground_gate.render.svg import FINE, Line, histogram, threshold_bins
 from ground_gate.report.types import Report, ScoreEntry
-from ground_gate.review.figures import bounds_of, mean_text
+from ground_gate.review import words
+from ground_gate.review.figures import ARROW, bounds_of, mean_text
 from ground_gate.review.review import Review
 from ground_gate.review.words import answer_words, plural
 
@@ -35,24 +36,31 @@ def _headline(report: Report, review: Review) -> list[str]:
     status = report["status"]
     mark = {"passed": "\u2714", "failed": "\u2718", "incomplete": "\u26a0"}.get(status, "?")
     rows = sum(d["scored"] for d in report["datasets"])
+    summary = words.SUMMARY.format(
+        rows=plural(rows, "row"),
+        datasets=plural(len(report["datasets"]), "dataset"),
+        model=f"<code>{esc(str(report['judge'].get('model', '?')))}</code>",
+        checks=esc(review.checks),
+        stopped=words.STOPPED if report["incomplete"] else "",
+    )
+    made = words.REPORT_OF.format(
+        created=esc(report["created_at"]), version=esc(report["tool"]["version"])
+    )
+    headline = words.HEADLINE.format(mark=f"{mark} ", status=esc(status))
     lines = [
-        f'<header><h1 class="{esc(status)}">{mark} ground-gate: {esc(status)}</h1>',
+        f'<header><h1 class="{esc(status)}">{headline}</h1>',
         # an anchor that names no row says so here (the page's script)
         '<p id="notice" class="notice" role="alert" hidden></p>',
-        f"<p>{plural(rows, 'row')} in {plural(len(report['datasets']), 'dataset')}, judged by "
-        f"<code>{esc(str(report['judge'].get('model', '?')))}</code>; "
-        f"{esc(review.checks)}. Report of {esc(report['created_at'])}, "
-        f"ground-gate {esc(report['tool']['version'])}.</p>",
+        f"<p>{summary} {made}</p>",
     ]
     lines += _baseline(report, review)
     if "shard" in report:
         shard = report["shard"]
-        lines.append(
-            f'<p class="warn">Shard {shard["index"]} of {shard["count"]}: these scores cover '
-            "this shard's rows only.</p>"
-        )
+        said = words.SHARD_ROWS.format(index=shard["index"], count=shard["count"])
+        lines.append(f'<p class="warn">{said}</p>')
     if report["incomplete"]:
-        lines.append(f'<p class="warn">The run did not finish: {esc(report["incomplete"])}</p>')
+        said = words.sentence(words.NOT_FINISHED.format(reason=esc(report["incomplete"])))
+        lines.append(f'<p class="warn">{said}</p>')
     lines += _answers(review)
     lines.append("</header>")
     return lines
@@ -66,21 +74,23 @@ def _baseline(report: Report, review: Review) -> list[str]:
     if name is None:
         return []
     where = " @ ".join(f"<code>{esc(p)}</code>" for p in (name.branch, name.commit) if p)
-    said = [f"from {where}" if where else f"of {esc(report['baseline']['created_at'])}"]
-    if name.run_url:
-        said.append(f"run <code>{esc(name.run_url)}</code>")
-    if name.age:
-        said.append(f"made {esc(name.age)}")
-    lines = [
-        f"<p>Compared with the baseline {', '.join(said)}: {plural(name.rows, 'row')}, "
-        f"{esc(name.status)}. Values read <i>baseline \u2192 now</i>.</p>"
-    ]
+    if where:
+        where = words.BASELINE_FROM.format(where=where)
+    else:
+        where = words.BASELINE_OF.format(created=esc(report["baseline"]["created_at"]))
+    run = f" ({words.BASELINE_RUN} <code>{esc(name.run_url)}</code>)" if name.run_url else ""
+    age = words.BASELINE_MADE.format(age=esc(name.age)) if name.age else ""
+    compared = words.COMPARED_WITH.format(
+        where=where, run=run, age=age, rows=plural(name.rows, "row"), status=esc(name.status)
+    )
+    reads = words.READS_BEFORE_NOW.format(arrow=f"<i>{words.BEFORE_NOW.format(arrow=ARROW)}</i>")
+    lines = [f"<p>{compared} {reads}</p>"]
     if name.other_judge is not None:
-        lines.append(
-            f'<p class="warn">The baseline was judged by <code>{esc(name.other_judge)}</code>, '
-            f"this run by <code>{esc(str(report['judge'].get('model', '?')))}</code>: a change "
-            "against it may be the judge's, not the pull request's.</p>"
+        model = esc(str(report["judge"].get("model", "?")))
+        said = words.OTHER_JUDGE.format(
+            baseline=f"<code>{esc(name.other_judge)}</code>", model=f"<code>{model}</code>"
         )
+        lines.append(f'<p class="warn">{said}</p>')
     return lines
 
 
@@ -105,23 +115,22 @@ def row_scores(report: Report, dataset: str, score: str) -> list[float]:
 def _threshold_lines(entry: ScoreEntry) -> list[Line]:
     lines = [Line(v, f"{k} {bound(v)}", "threshold") for k, v in bounds_of(entry["threshold"])]
     if entry["mean"] is not None:
-        lines.append(Line(entry["mean"], f"mean {mean_text(entry)}", "mean"))
+        lines.append(Line(entry["mean"], words.MEAN_AT.format(mean=mean_text(entry)), "mean"))
     return lines
 
 
 def _caption(entry: ScoreEntry, values: Sequence[float]) -> str:
-    direction = "lower is better" if entry["score"] in LOWER_IS_BETTER else "higher is better"
-    said = [direction, plural(len(values), "row")]
-    if entry["mean"] is not None:
-        said.append(f"mean {mean_text(entry)} (dotted)")
-    for kind, limit in bounds_of(entry["threshold"]):
-        past = sum(1 for v in values if not holds(v, kind, limit))
-        said.append(f"{past} past {kind} {bound(limit)} (red bars; bins of {FINE:g} from it)")
-    return " \u00b7 ".join(said)
+    past = [
+        (sum(1 for v in values if not holds(v, kind, limit)), kind, bound(limit))
+        for kind, limit in bounds_of(entry["threshold"])
+    ]
+    mean = None if entry["mean"] is None else mean_text(entry)
+    lower = entry["score"] in LOWER_IS_BETTER
+    return words.distribution_caption(lower, len(values), mean, past, FINE)
 
 
 def _distributions(report: Report) -> list[str]:
-    out = ['<section id="distributions"><h2>Distributions of row scores</h2>']
+    out = [f'<section id="distributions"><h2>{words.DISTRIBUTIONS}</h2>']
     for dataset in report["datasets"]:
         entries = [e for e in report["scores"] if e["dataset"] == dataset["name"]]
         if not entries:
@@ -129,7 +138,7 @@ def _distributions(report: Report) -> list[str]:
         out.append(f'<h3>{esc(dataset["name"])}</h3><div class="charts">')
         for e in entries:
             values = row_scores(report, e["dataset"], e["score"])
-            title = f"{e['dataset']} {e['score']}: {plural(len(values), 'row')}"
+            title = words.chart_title(e["dataset"], e["score"], len(values))
             bins = threshold_bins(bounds_of(e["threshold"]))
             chart = histogram([(e["score"], values)], _threshold_lines(e), title, bins)
             out.append(
@@ -148,7 +157,7 @@ def render_html(report: Report, review: Review) -> str:
     body += scores_section(report["scores"], review)
     body += _distributions(report)
     body += rows_section(report, review)
-    return page(f"ground-gate: {report['status']}", body)
+    return page(words.HEADLINE.format(mark="", status=report["status"]), body)
 
 
 __all__: Sequence[str] = [

@@ -21,20 +21,22 @@ from dataclasses import dataclass
 from ground_gate.metrics.quotes import anchor, closest, locate
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import RowEntry, UnitEntry
+from ground_gate.review import words
 from ground_gate.review.evidence_words import has_evidence, verdict_class
-from ground_gate.review.words import CLOSEST, EVIDENCE, is_nothing_found
-from ground_gate.review.words import NOTHING_SAID as SAYS_NOTHING
+from ground_gate.review.words import (
+    CLOSEST,
+    EVIDENCE,
+    NOT_QUOTED,
+    OVERLAP_CLOSEST,
+    QUOTED_CLOSEST,
+    is_nothing_found,
+)
+from ground_gate.review.words import NO_PASSAGE as NOTHING_SAID
 
 # The metrics whose units are sentences or claims of the response: those are marked in it,
 # and matched to the closest source passage when the row has no judge evidence. (Summary
 # accuracy's units are questions; rating's is the whole response.)
 CLAIM_METRICS = ("groundedness", "faithfulness")
-NOTHING_SAID = f"{SAYS_NOTHING} (the judge found no passage)"
-NOT_QUOTED = "the judge's quote is not in the source as quoted"
-# what is highlighted for a unit with no evidence: never called evidence
-# how the closest sentence was found, after CLOSEST
-QUOTED_CLOSEST = "quoted by the judge"
-OVERLAP_CLOSEST = "by word overlap, not the judge's"
 # a highlight's kind, the stronger first where passages overlap
 KINDS = ("ev", "near", "ev-good")
 
@@ -107,14 +109,7 @@ class SourceMarks:
 
     def label(self) -> str:
         kinds = {s.kind for s in self.spans}
-        said = []
-        if "ev" in kinds:
-            said.append(f"{EVIDENCE} against contradicted sentences")
-        if "ev-good" in kinds:
-            said.append(f"{EVIDENCE} for supported sentences")
-        if "near" in kinds:
-            said.append("the closest source sentences to unsupported ones (they support nothing)")
-        return "highlighted: " + "; ".join(said) if said else "nothing highlighted"
+        return words.highlighted("ev" in kinds, "ev-good" in kinds, "near" in kinds)
 
 
 def _quoted(unit: UnitEntry, source: str, label: str) -> Span | None:
@@ -143,7 +138,7 @@ def _unit_marks(name: str, unit: UnitEntry, source: str, label: str) -> tuple[li
     quoted = _quoted(unit, source, label)
     if quoted is not None:
         said = EVIDENCE if quoted.kind != "near" else f"{CLOSEST}, {QUOTED_CLOSEST}"
-        return [quoted], f"{said}, highlighted in the source ({label})"
+        return [quoted], words.HIGHLIGHTED_AT.format(said=said, tag=label)
     notes = []
     if is_nothing_found(quote):
         notes.append(NOTHING_SAID)
@@ -154,7 +149,7 @@ def _unit_marks(name: str, unit: UnitEntry, source: str, label: str) -> tuple[li
     if near is not None:
         notes.append(f"{CLOSEST}, {OVERLAP_CLOSEST} ({label})")
     elif failing and not quote and name in CLAIM_METRICS:  # the others quote no evidence
-        notes.append("no evidence quoted, and no source sentence close to it")
+        notes.append(words.NO_EVIDENCE_NEAR)
     return ([near] if near else []), "; ".join(notes)
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import Report
+from ground_gate.review import words
 from ground_gate.review.review import Review
 
 
@@ -24,13 +25,9 @@ def filters(report: Report, review: Review, scores: Sequence[str]) -> list[str]:
     datasets = "".join(f'<option value="{esc(d["name"])}">{esc(d["name"])}</option>'
                        for d in report["datasets"])  # fmt: skip
     score_options = "".join(f'<option value="{esc(s)}">{esc(s)}</option>' for s in scores)
-    statuses = [("all", "all"), ("fail", "failing"), ("pass", "passing")]
+    statuses = list(words.FILTER_STATUSES)
     if review.compared:
-        statuses[2:2] = [
-            ("new", "newly failing since the baseline"),
-            ("before", "failing in the baseline too"),
-            ("fixed", "fixed since the baseline"),
-        ]
+        statuses[2:2] = words.FILTER_STANDINGS
     start = start_status(review)
     status_options = "".join(
         f'<option value="{v}"{" selected" * (v == start)}>{w}</option>' for v, w in statuses
@@ -38,17 +35,17 @@ def filters(report: Report, review: Review, scores: Sequence[str]) -> list[str]:
     sorts = "".join(
         f'<option value="{esc(s)}-{d}">{esc(s)} {w}</option>'
         for s in scores
-        for d, w in (("asc", "low to high"), ("desc", "high to low"))
+        for d, w in words.SORTS
     )
+    label, every = words.FILTER_LABELS, f'<option value="">{words.ANY}</option>'
     return [
         '<form id="filters" hidden>',
-        f'<label>dataset <select id="f-dataset"><option value="">all</option>{datasets}'
-        "</select></label>",
-        f'<label>score <select id="f-score"><option value="">all</option>{score_options}'
-        "</select></label>",
-        f'<label>verdict <select id="f-status">{status_options}</select></label>',
-        f'<label>sort <select id="f-sort"><option value="">worst first</option>{sorts}'
-        "</select></label>",
-        '<label>search <input id="f-search" type="search" placeholder="id or text"></label>',
+        f'<label>{label["dataset"]} <select id="f-dataset">{every}{datasets}</select></label>',
+        f'<label>{label["score"]} <select id="f-score">{every}{score_options}</select></label>',
+        f'<label>{label["status"]} <select id="f-status">{status_options}</select></label>',
+        f'<label>{label["sort"]} <select id="f-sort"><option value="">{words.WORST_FIRST}'
+        f"</option>{sorts}</select></label>",
+        f'<label>{words.SEARCH} <input id="f-search" type="search" '
+        f'placeholder="{words.SEARCH_HINT}"></label>',
         '<output id="f-count"></output></form>',
     ]

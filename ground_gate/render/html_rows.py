@@ -16,8 +16,6 @@ from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.render.anchors import row_key
 from ground_gate.render.escape import shown_id
 from ground_gate.render.html_evidence import (
-    NOTHING_SAID,
-    QUOTED_CLOSEST,
     SourceMarks,
     marked,
     response_spans,
@@ -28,6 +26,7 @@ from ground_gate.render.html_filters import filters, start_status
 from ground_gate.render.html_page import esc
 from ground_gate.report.json_report import TEXT_BUDGET_BYTES
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
+from ground_gate.review import words
 from ground_gate.review.baseline_rows import changes_of, response_before, scores_before
 from ground_gate.review.changes import row_scores, standing
 from ground_gate.review.evidence_words import has_evidence, verdict_class
@@ -37,9 +36,11 @@ from ground_gate.review.selection import carriers, ranked_rows
 from ground_gate.review.words import (
     CLOSEST,
     EVIDENCE,
+    NO_PASSAGE,
+    PROBABILITIES,
+    QUOTED_CLOSEST,
     is_nothing_found,
     not_judged,
-    plural,
     probabilities,
     uncertain_readings,
     unit_verdict,
@@ -48,9 +49,9 @@ from ground_gate.review.words import (
 Row = RowEntry
 OPEN_ROWS = 5  # the worst rows start open: the page opens on what failed
 PROBABILITY_KEYS = ("p_supported", "p_contradicted", "p_absent")
-PROBABILITY_LABELS = ("P(supported)", "P(contradicted)", "P(not in source)")
-STANDING = {"new": "new since the baseline", "before": "failing in the baseline too"}
+PROBABILITY_LABELS = tuple(dict(PROBABILITIES)[k] for k in PROBABILITY_KEYS)
 SIGN = {"min": "\u2265", "max": "\u2264"}
+DATASET, ROW, VERDICT = words.ROW_HEADS
 
 
 def _probability_cells(unit: UnitEntry, columns: bool) -> str:
@@ -58,7 +59,7 @@ def _probability_cells(unit: UnitEntry, columns: bool) -> str:
         return '<td class="num"></td>' * (len(PROBABILITY_KEYS) if columns else 1)
     if not columns:
         score = "" if unit["score"] is None else f"{unit['score']:.2f}"
-        return f'<td class="num" data-label="score">{score}</td>'
+        return f'<td class="num" data-label="{words.UNIT_SCORE}">{score}</td>'
     detail = unit["detail"]
     return "".join(
         f'<td class="num" data-label="{label}">{detail[k]:.2f}</td>' if k in detail else "<td></td>"
@@ -71,14 +72,14 @@ def _evidence_cell(unit: UnitEntry, note: str) -> str:
     sentence (which supports nothing), or that the source says nothing about it."""
     quote = unit.get("evidence")
     if is_nothing_found(quote):
-        note = note or NOTHING_SAID
+        note = note or NO_PASSAGE
         quote = None
     if quote and not note:  # no source to find it in: the quote still says what it is
         note = EVIDENCE if has_evidence(unit) else f"{CLOSEST}, {QUOTED_CLOSEST}"
     shown = f"\u201c{esc(quote)}\u201d" if quote else ""
     said = f'<span class="muted">{esc(note)}{":" if shown else ""}</span> ' if note else ""
     cell = f"{said}{shown}".strip()
-    return f'<td data-label="in the source">{cell}</td>' if cell else "<td></td>"
+    return f'<td data-label="{words.IN_SOURCE}">{cell}</td>' if cell else "<td></td>"
 
 
 def _note(unit: UnitEntry, note: str, columns: bool) -> str:
@@ -106,32 +107,38 @@ def _units_table(row: Row, notes: Mapping[tuple[str, int], str]) -> list[str]:
     units = [u for m in row["metrics"].values() for u in m["units"]]
     carried = _carried(row)
     columns = any(k in u["detail"] for u in units for k in PROBABILITY_KEYS)
-    heads = (
-        "<th>P(supported)</th><th>P(contradicted)</th><th>P(not in source)</th>"
-        if columns
-        else "<th>score</th>"
+    metric_, judged, verdict = words.UNIT_HEADS
+    heads = "".join(
+        f"<th>{h}</th>"
+        for h in (
+            *words.UNIT_HEADS,
+            *(PROBABILITY_LABELS if columns else (words.UNIT_SCORE,)),
+            words.IN_SOURCE,
+        )
     )
     out = [
-        '<div class="scroll"><table class="units cards"><thead><tr><th></th><th>metric</th>'
-        f"<th>judged</th><th>verdict</th>{heads}<th>in the source</th></tr></thead><tbody>"
+        '<div class="scroll"><table class="units cards"><thead><tr><th></th>'
+        f"{heads}</tr></thead><tbody>"
     ]
     width = 6 + (2 if columns else 0)
     for name, metric in row["metrics"].items():
         if metric["status"] == "error":
             out.append(
                 f'<tr><td></td><td>{esc(name)}</td><td colspan="{width - 2}" class="v-bad">'
-                f"error: {esc(metric['error'] or '')}</td></tr>"
+                f"{words.UNIT_ERROR.format(error=esc(metric['error'] or ''))}</td></tr>"
             )
             continue
         for i, unit in enumerate(metric["units"]):
             cls = verdict_class(unit["verdict"])
             note = not_judged(unit) or _note(unit, notes.get((name, i), ""), columns)
             fails = ", ".join(carried.get(id(unit), ()))
-            why = f' <span class="muted">(why the row fails {esc(fails)})</span>' if fails else ""
+            why = words.WHY_FAILS.format(scores=esc(fails))
+            why = f' <span class="muted">{why}</span>' if fails else ""
             out.append(
-                f'<tr><td data-label="tag">{tag(name, i)}</td><td data-label="metric">'
-                f'{esc(name)}</td><td data-label="judged">{esc(unit["text"])}</td>'
-                f'<td class="v-{cls}" data-label="verdict">{esc(unit_verdict(unit))}{why}</td>'
+                f'<tr><td data-label="{words.TAG}">{tag(name, i)}</td>'
+                f'<td data-label="{metric_}">{esc(name)}</td>'
+                f'<td data-label="{judged}">{esc(unit["text"])}</td>'
+                f'<td class="v-{cls}" data-label="{verdict}">{esc(unit_verdict(unit))}{why}</td>'
                 f"{_probability_cells(unit, columns)}{_evidence_cell(unit, note)}</tr>"
             )
     out.append("</tbody></table></div>")
@@ -153,66 +160,64 @@ def _changes(row: Row) -> list[str]:
     if not changes:
         return []
     out = [
-        "<h4>Changed since the baseline</h4>",
-        '<div class="scroll"><table class="diff"><thead><tr><th>the baseline said</th>'
-        "<th>this run says</th></tr></thead><tbody>",
+        f"<h4>{words.CHANGED_SINCE}</h4>",
+        f'<div class="scroll"><table class="diff"><thead><tr><th>{words.BASELINE_SAID}</th>'
+        f"<th>{words.THIS_RUN_SAYS}</th></tr></thead><tbody>",
     ]
     for change in changes:
         out.append(
-            f'<tr><td class="was">{_side(change["before"], "(nothing: added)")}</td>'
-            f"<td>{_side(change['after'], '(nothing: removed)')}</td></tr>"
+            f'<tr><td class="was">{_side(change["before"], words.ADDED)}</td>'
+            f"<td>{_side(change['after'], words.REMOVED)}</td></tr>"
         )
     out.append("</tbody></table></div>")
     return out
 
 
 def _no_texts() -> str:
-    return (
-        '<p class="muted">This report does not carry the row\'s texts: a report keeps '
-        f"at most {TEXT_BUDGET_BYTES >> 20} MiB of them, failing rows first (reports "
-        "written before rows carried their texts have none).</p>"
-    )
+    return f'<p class="muted">{words.no_texts(TEXT_BUDGET_BYTES >> 20)}</p>'
 
 
 def _row_detail(row: Row, opened: bool) -> list[str]:
     text = row.get("text")
-    out = [f"<details{' open' if opened else ''}><summary>the response sentence by sentence, "
-           "the question and the source</summary>", *_changes(row)]  # fmt: skip
+    out = [f"<details{' open' if opened else ''}><summary>{words.ROW_DETAIL}</summary>",
+           *_changes(row)]  # fmt: skip
     marks = SourceMarks([], {})
     if text:
         marks = source_marks(row, text["source"])
         if text["question"]:
-            out.append(f'<h4>Question</h4><div class="text">{esc(text["question"], True)}</div>')
+            question = esc(text["question"], True)
+            out.append(f'<h4>{words.QUESTION}</h4><div class="text">{question}</div>')
         before = response_before(row)
         if before is not None:  # what the row answered before the pull request
-            out.append(
-                f'<h4>The baseline\'s response</h4><div class="text was">{esc(before, True)}</div>'
-            )
+            was = esc(before, True)
+            out.append(f'<h4>{words.BASELINE_RESPONSE}</h4><div class="text was">{was}</div>')
         response = marked(text["response"], response_spans(row, text["response"]))
-        out.append(f'<h4>Response</h4><div class="text response">{response}</div>')
+        out.append(f'<h4>{words.RESPONSE}</h4><div class="text response">{response}</div>')
     else:
         out.append(_no_texts())
     out += _units_table(row, marks.notes)
     for addressed in row.get("addressed_to_judge") or []:
-        out.append(
-            f'<p class="warn">Addressed to the judge, cut before judging ({esc(addressed["field"])}'
-            f"): {esc(addressed['text'])}</p>"
+        said = words.ROW_ADDRESSED.format(
+            field=esc(addressed["field"]), text=esc(addressed["text"])
         )
+        out.append(f'<p class="warn">{said}</p>')
     for hidden in row.get("hidden_text") or []:
         if hidden["kind"] == UNCERTAIN:
-            out.append(
-                f'<p class="warn">Styled so that a reader may not see it ({esc(hidden["field"])}'
-                f"): {esc(hidden['text'])} ({esc(uncertain_readings(row))})</p>"
+            said = words.ROW_MAY_NOT_SEE.format(
+                field=esc(hidden["field"]),
+                text=esc(hidden["text"]),
+                how=esc(uncertain_readings(row)),
             )
+            out.append(f'<p class="warn">{said}</p>')
             continue
-        out.append(
-            f'<p class="warn">No reader sees it, taken out before judging ({esc(hidden["field"])}'
-            f", {esc(hidden['kind'])}): {esc(hidden['text'])}</p>"
+        said = words.ROW_HIDDEN.format(
+            field=esc(hidden["field"]), kind=esc(hidden["kind"]), text=esc(hidden["text"])
         )
+        out.append(f'<p class="warn">{said}</p>')
     if text:
-        cut = f" (cut at the report's limit: {', '.join(text['cut'])})" if text["cut"] else ""
+        cut = words.CUT_AT.format(fields=", ".join(text["cut"])) if text["cut"] else ""
         out.append(
-            f'<h4>Source <span class="muted">({esc(marks.label())}{esc(cut)})</span></h4>'
+            f'<h4>{words.SOURCE} <span class="muted">({esc(marks.label())}{esc(cut)})</span></h4>'
             f'<div class="text source">{marked(text["source"], marks.spans)}</div>'
         )
     out.append("</details>")
@@ -237,12 +242,11 @@ def _value_cell(value: str, label: str, shown: str, threshold: ThresholdBounds |
 
 def _verdict_cell(row: Row, compared: bool) -> str:
     if not row["failing"]:
-        return '<td class="passed" data-label="verdict">pass</td>'
+        return f'<td class="passed" data-label="{VERDICT}">{words.PASS}</td>'
     said = standing(row, compared)
-    note = f' <span class="muted">({STANDING[said]})</span>' if said else ""
-    return (
-        f'<td class="failed" data-label="verdict">fails {esc(", ".join(row["failing"]))}{note}</td>'
-    )
+    note = f' <span class="muted">({words.STANDING[said]})</span>' if said else ""
+    fails = words.VERDICT_FAILS.format(scores=esc(", ".join(row["failing"])))
+    return f'<td class="failed" data-label="{VERDICT}">{fails}{note}</td>'
 
 
 def _row(
@@ -273,8 +277,8 @@ def _row(
         f'data-failing="{esc(json.dumps(row["failing"]))}" '
         f'data-standing="{standing(row, compared) or ""}" '
         f'data-fixed="{"1" if key in fixed_keys else "0"}">',
-        f'<tr><td data-label="dataset">{esc(row["dataset"])}</td>'
-        f'<td class="id" data-label="row">{esc(shown_id(row["id"]))}</td>'
+        f'<tr><td data-label="{DATASET}">{esc(row["dataset"])}</td>'
+        f'<td class="id" data-label="{ROW}">{esc(shown_id(row["id"]))}</td>'
         f"{_verdict_cell(row, compared)}"
         f"{values}</tr>",
         f'<tr class="detail"><td colspan="{3 + len(scores)}">',
@@ -284,10 +288,13 @@ def _row(
 
 
 LEGEND = (
-    '<p class="legend">Response sentences: <mark class="u-good">supported</mark>'
-    '<mark class="u-bad">unsupported</mark><mark class="u-contra">contradicted</mark>'
-    f' Source: <mark class="ev">{EVIDENCE} that a sentence is contradicted</mark>'
-    f'<mark class="ev-good">{EVIDENCE} for a supported sentence</mark>'
+    f'<p class="legend">{words.LEGEND_RESPONSE} '
+    + "".join(
+        f'<mark class="{cls}">{said}</mark>'
+        for cls, said in zip(("u-good", "u-bad", "u-contra"), words.LEGEND_VERDICTS, strict=True)
+    )
+    + f' {words.LEGEND_SOURCE} <mark class="ev">{words.LEGEND_CONTRADICTED}</mark>'
+    f'<mark class="ev-good">{words.LEGEND_SUPPORTED}</mark>'
     f'<mark class="near">{CLOSEST}</mark></p>'
 )
 
@@ -300,11 +307,11 @@ def rows_section(report: Report, review: Review) -> list[str]:
     ]
     fixed_keys = {row_key(c.row) for c in review.fixed}
     out = [
-        f'<section id="rows"><h2>Rows ({len(rows)})</h2>',
+        f'<section id="rows"><h2>{words.ROWS.format(count=len(rows))}</h2>',
         LEGEND,
         *filters(report, review, scores),
-        '<div class="scroll"><table id="row-table"><thead><tr><th>dataset</th><th>row</th>'
-        "<th>verdict</th>",
+        '<div class="scroll"><table id="row-table"><thead><tr>'
+        + "".join(f"<th>{h}</th>" for h in words.ROW_HEADS),
         *[f"<th>{esc(s)}</th>" for s in scores],
         "</tr></thead>",
     ]
@@ -319,6 +326,7 @@ def rows_section(report: Report, review: Review) -> list[str]:
     not_run = report.get("not_run") or []
     if not_run:
         listed = ", ".join(f"{esc(r['dataset'])}/{esc(shown_id(r['id']))}" for r in not_run)
-        out.append(f'<p class="warn">{plural(len(not_run), "row")} not run: {listed}</p>')
+        said = words.NOT_RUN.format(count=len(not_run), rows=listed, more="")
+        out.append(f'<p class="warn">{said}</p>')
     out.append("</section>")
     return out
