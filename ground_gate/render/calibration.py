@@ -18,16 +18,17 @@ from ground_gate.report.calibration_types import (
     LabelledRow,
 )
 from ground_gate.report.json_report import usage_counts
+from ground_gate.review import words
 from ground_gate.verdict.agreement import Agreement, good_label, label_of
 
 
 def _num(value: float | None, digits: int = 3) -> str:
-    return "n/a" if value is None else f"{value:.{digits}f}"
+    return words.NOT_AVAILABLE if value is None else f"{value:.{digits}f}"
 
 
 def _suggestion(a: Agreement) -> str:
     if a.best_threshold is None:
-        return "n/a"
+        return words.NOT_AVAILABLE
     interval = a.threshold_interval
     spread = f" [{interval[0]:.2f}, {interval[1]:.2f}]" if interval else ""
     return f"{a.best_threshold:.2f}{spread}"
@@ -40,7 +41,7 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
         rows.append(
             [
                 a.score,
-                f"{a.n}" + (f" (+{a.n_missing} missing)" if a.n_missing else ""),
+                f"{a.n}" + (words.MISSING.format(count=a.n_missing) if a.n_missing else ""),
                 _num(a.auc),
                 _num(a.balanced_accuracy),
                 _num(a.f1_not_grounded),
@@ -49,10 +50,7 @@ def agreement_table(agreements: Sequence[Agreement]) -> str:
                 types,
             ]
         )
-    headers = [
-        "score", "rows", "ROC AUC", "bal. acc. at threshold", "F1 of the bad side",
-        "best bal. acc.", "suggested threshold [90% CI]", "AUC by error type",
-    ]  # fmt: skip
+    headers = list(words.AGREEMENT_HEADS)
     return tabulate(rows, headers=headers, tablefmt="github", disable_numparse=True)
 
 
@@ -75,21 +73,13 @@ def cost_table(
                 f"{now.calls} / {now.cache_hits}",
             ]
         )
-    headers = [
-        "metric", "calls/row", "prompt tok/row", "completion tok/row", "judge s/row",
-        "retries + repairs", "this run: calls / cache hits",
-    ]  # fmt: skip
+    headers = list(words.COST_HEADS)
     table = tabulate(body, headers=headers, tablefmt="github", disable_numparse=True)
     rows = max(rows, 1)
-    notes = [
-        f"Wall time of this run {seconds:.1f} s for {rows} row(s): {seconds / rows:.1f} s/row."
-    ]
+    notes = [words.wall_time(seconds, rows)]
     unrecorded = max((c.unrecorded_rows for c in cost.values()), default=0)
     if unrecorded:
-        notes.append(
-            f"Up to {unrecorded} row(s) were served from cache entries written before costs "
-            "were recorded; the per-row cost is over the other rows."
-        )
+        notes.append(words.unrecorded(unrecorded))
     return table + "\n\n" + "\n".join(notes)
 
 
@@ -101,10 +91,13 @@ def render(
     seconds: float,
     model: str,
 ) -> str:
-    parts = [f"## ground-gate calibration ({rows} labelled rows, judge `{code(model)}`)", ""]
+    title = words.CALIBRATION_HEADLINE.format(
+        title=words.CALIBRATION, rows=rows, model=f"`{code(model)}`"
+    )
+    parts = [f"## {title}", ""]
     for group, agreements in groups.items():  # a group is the labelled file's dataset field
         parts += [f"### {cell(group, 80)}", "", agreement_table(agreements), ""]
-    parts += ["### Cost", "", cost_table(cost, usage, rows, seconds), ""]
+    parts += [f"### {words.COST_HEADING}", "", cost_table(cost, usage, rows, seconds), ""]
     return "\n".join(parts)
 
 
@@ -229,28 +222,29 @@ def _charts(raw: CalibrationReport, group: str, a: Agreement) -> str:
     marks: list[tuple[float, float, str]] = []
     if a.threshold_interval is not None:
         low, high = a.threshold_interval
-        lines.append(Line(low, f"90% interval [{low:.2f}, {high:.2f}]", "band", to=high))
+        lines.append(Line(low, words.INTERVAL_BAND.format(low=low, high=high), "band", to=high))
         for end in (low, high):
-            marks.append((*_rates(values, a.score, end), f"interval end {end:.2f}"))
+            marks.append((*_rates(values, a.score, end), words.INTERVAL_END.format(end=end)))
     if a.best_threshold is not None:
-        lines.append(Line(a.best_threshold, f"suggested {a.best_threshold:.2f}", "suggested"))
-        marks.append(
-            (*_rates(values, a.score, a.best_threshold), f"suggested {a.best_threshold:.2f}")
-        )
+        suggested = words.SUGGESTED.format(threshold=a.best_threshold)
+        lines.append(Line(a.best_threshold, suggested, "suggested"))
+        marks.append((*_rates(values, a.score, a.best_threshold), suggested))
     good = label_of(a.score).good
     series = [
         (good, [v for v, label in values if label == 1]),
-        (f"not {good}", [v for v, label in values if label == 0]),
+        (words.NOT_GOOD.format(good=good), [v for v, label in values if label == 0]),
     ]
     title = f"{group} {a.score}"
     flipped = [(1 - v if a.score in LOWER_IS_BETTER else v) for v, _ in values]
     points = roc_points(flipped, [label for _, label in values])
     # the ROC's marks are computed on the score's own scale, so they sit on the curve either way
+    labelled = words.LABELLED_AS.format(score=esc(a.score), good=esc(good))
+    roc = words.ROC_AUC.format(score=esc(a.score), auc=_num(a.auc))
     return (
-        f"<figure><figcaption>{esc(a.score)}: rows labelled {esc(good)} (blue) and not "
-        f"(red)</figcaption>{histogram(series, lines, title + ' distributions')}</figure>"
-        f"<figure><figcaption>{esc(a.score)}: ROC, AUC {_num(a.auc)}</figcaption>"
-        f"{roc_curve(points, marks, title + ' ROC')}</figure>"
+        f"<figure><figcaption>{labelled}</figcaption>"
+        f"{histogram(series, lines, words.DISTRIBUTIONS_OF.format(title=title))}</figure>"
+        f"<figure><figcaption>{roc}</figcaption>"
+        f"{roc_curve(points, marks, words.ROC_OF.format(title=title))}</figure>"
     )
 
 
@@ -259,18 +253,17 @@ def render_html(raw: CalibrationReport) -> str:
     group and score, the labelled rows' score distributions side by side and the ROC curve
     with its AUC, the suggested threshold and its interval drawn on both."""
     model = str(raw.get("judge", {}).get("model", "?"))
-    body = [
-        f"<header><h1>ground-gate calibration</h1><p>{raw['rows']} labelled row(s), judge "
-        f"<code>{esc(model)}</code>.</p></header>"
-    ]
+    labelled = words.CALIBRATION_LABELLED.format(
+        rows=raw["rows"], model=f"<code>{esc(model)}</code>"
+    )
+    body = [f"<header><h1>{words.CALIBRATION}</h1><p>{labelled}</p></header>"]
     if incomplete := raw.get("incomplete"):
-        body.append(f'<p class="warn">The run did not finish: {esc(incomplete)}</p>')
+        said = words.sentence(words.NOT_FINISHED.format(reason=esc(incomplete)))
+        body.append(f'<p class="warn">{said}</p>')
     for group, agreements in agreements_of(raw).items():
         body.append(f"<section><h2>{esc(group)}</h2>")
-        body.append(
-            "<table><thead><tr><th>score</th><th>rows</th><th>ROC AUC</th>"
-            "<th>suggested threshold [90% CI]</th><th>best bal. acc.</th></tr></thead><tbody>"
-        )
+        heads = "".join(f"<th>{h}</th>" for h in words.AGREEMENT_PAGE_HEADS)
+        body.append(f"<table><thead><tr>{heads}</tr></thead><tbody>")
         for a in agreements:
             body.append(
                 f"<tr><td>{esc(a.score)}</td><td>{a.n}</td><td>{_num(a.auc)}</td>"
@@ -279,4 +272,4 @@ def render_html(raw: CalibrationReport) -> str:
         body.append('</tbody></table><div class="charts">')
         body += [_charts(raw, group, a) for a in agreements]
         body.append("</div></section>")
-    return page("ground-gate calibration", body, script=None)
+    return page(words.CALIBRATION, body, script=None)

@@ -14,6 +14,8 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ground_gate.review.words import FALSE_POSITIVES, PAST_THRESHOLD
+
 WIDTH, HEIGHT = 320, 140
 LEFT, RIGHT, TOP, BOTTOM = 30, 10, 18, 22  # margins: axis labels left and below
 BINS = 10
@@ -143,7 +145,7 @@ def _bar(index: int, name: str, count: int, peak: int, span: tuple[float, float]
         f'<rect class="{cls}" x="{x}" y="{y}" width="{round(width, 1)}" '
         f'height="{round(HEIGHT - BOTTOM - y, 1)}"><title>{_esc(name)}: {count} in '
         f"[{low:g}, {high:g}{']' if last else ')'}"
-        f"{' past the threshold' if bad else ''}</title></rect>"
+        f"{PAST_THRESHOLD if bad else ''}</title></rect>"
     )
 
 
@@ -218,7 +220,7 @@ def roc_curve(
         f'<polyline class="chance" points="{xy(0, 0)} {xy(1, 1)}"/>',
         f'<polyline class="roc" points="{path}"/>' if points else "",
         f'<text class="tick" x="{left + span / 2}" y="{size - 12}" text-anchor="middle">'
-        "false positive rate</text>",
+        f"{FALSE_POSITIVES}</text>",
         f'<text class="tick" x="{left - 4}" y="{top + 8}" text-anchor="end">1</text>',
         f'<text class="tick" x="{left - 4}" y="{top + span}" text-anchor="end">0</text>',
         f'<text class="tick" x="{left + span}" y="{top + span + 12}" text-anchor="end">1</text>',
