@@ -16,8 +16,9 @@ from ground_gate.render.anchors import row_link
 from ground_gate.render.escape import shown_id
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds
+from ground_gate.review import words
 from ground_gate.review.baseline_rows import changed_sentences
-from ground_gate.review.causes import CAUSES_SHOWN, Cause, answer_words
+from ground_gate.review.causes import CAUSES_SHOWN, Cause
 from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import verdict_class
 from ground_gate.review.figures import changed, missed_text, row_thresholds
@@ -40,7 +41,7 @@ def _score_change(change: ScoreChange, threshold: ThresholdBounds | None) -> str
     if change.now is None and change.instead is not None:
         return f"{name} {esc(moved_text(change, threshold))}"
     if change.now is None:
-        return f"{name} could not be scored"
+        return words.COULD_NOT_SCORE.format(score=name)
     shown = changed(change.now, change.before, threshold) + missed_text(change.now, threshold)
     return f"{name} {esc(shown)}"
 
@@ -55,7 +56,7 @@ def _scores(change: RowChange, thresholds: Mapping[str, ThresholdBounds | None])
 
 
 def _row_line(change: RowChange, thresholds: Mapping[str, ThresholdBounds | None]) -> str:
-    new = ' <span class="muted">(not in the baseline)</span>' if change.new_row else ""
+    new = f' <span class="muted">{words.NOT_IN_BASELINE}</span>' if change.new_row else ""
     return f"{_link(change.row)}{new}: {_scores(change, thresholds)}"
 
 
@@ -73,29 +74,18 @@ def _answer(cause: Cause) -> str:
     in a group; a row alone is named on its line)."""
     who = f"{_link(cause.rows[0].row)} " if len(cause.rows) > 1 else ""
     now = _quoted(cause.answer or "")
-    if cause.answer_before is not None:
-        now = f"{_quoted(cause.answer_before)} \u2192 now {now}"
-    return f'<br><span class="said">{who}said {now}</span>'
+    if cause.answer_before is None:
+        said = words.SAID.format(now=now)
+    else:
+        said = words.SAID_BEFORE_NOW.format(before=_quoted(cause.answer_before), now=now)
+    return f'<br><span class="said">{who}{said}</span>'
 
 
 def _what(cause: Cause) -> str:
-    """What a group's rows now say, as the comment says it (markdown_broke.py)."""
-    if cause.answers:
-        doing, before = answer_words(cause)
-        vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
-        before = f", {esc(before)}" if before else ""
-        return f"{esc(doing)}: {_quoted(cause.answer or '')}{vary}{before}"
-    if cause.said:
-        said = "; ".join(
-            f'{_quoted(t)} <span class="v-{verdict_class(v)}">{esc(v)}</span>'
-            for t, v in cause.said
-        )
-        vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
-        was = f", where the baseline said {_quoted(cause.was[0])} or the like" if cause.was else ""
-        return f"now say {said}{vary}{was}"
-    if cause.was:
-        return f"no longer say {_quoted(cause.was[0])}"
-    return "say what the baseline said: the verdict changed, not the answer"
+    """What a group's rows now do, in words.cause_what's wording (the comment's too)."""
+    return words.cause_what(
+        cause, _quoted, lambda v: f'<span class="v-{verdict_class(v)}">{esc(v)}</span>'
+    )
 
 
 def _cause(cause: Cause, thresholds: Mapping[str, Mapping[str, ThresholdBounds | None]]) -> str:
@@ -110,14 +100,12 @@ def _cause(cause: Cause, thresholds: Mapping[str, Mapping[str, ThresholdBounds |
         said = "".join(f'<br><span class="said">{c}</span>' for c in _changes(change.row))
         said = _answer(cause) + said if cause.answers else said
         return f"<li>{line(change)}{said}</li>"
-    fails = " and ".join(esc(s) for s in cause.scores)
-    verb = "fails" if len(cause.scores) == 1 else "fail"
     rows = [f"<li>{line(c)}</li>" for c in cause.rows]
     first = _answer(cause) if cause.answers else ""
-    out = (
-        f"<li><b>{len(cause.rows)} rows</b> {_what(cause)}; {fails} {verb}:{first}"
-        f'<ul class="members">{"".join(rows[:MEMBERS_SHOWN])}</ul>'
+    said = words.cause_line(
+        f"<b>{len(cause.rows)} rows</b>", _what(cause), [esc(s) for s in cause.scores], ""
     )
+    out = f'<li>{said.rstrip()}{first}<ul class="members">{"".join(rows[:MEMBERS_SHOWN])}</ul>'
     if len(rows) > MEMBERS_SHOWN:
         out += (
             f"<details><summary>{plural(len(rows) - MEMBERS_SHOWN, 'more row')}</summary>"
@@ -135,11 +123,10 @@ def _fixed(
     listed = [
         f"{_link(c.row)} ({_scores(c, thresholds[c.row['dataset']])})" for c in mended[:FIXED_SHOWN]
     ]
-    more = f" and {len(mended) - FIXED_SHOWN} more" if len(mended) > FIXED_SHOWN else ""
-    return [
-        f"<p>Fixed: {plural(len(mended), 'row')} pass what they failed in the baseline: "
-        f"{', '.join(listed)}{more}.</p>"
-    ]
+    more = (
+        words.AND_MORE.format(count=len(mended) - FIXED_SHOWN) if len(mended) > FIXED_SHOWN else ""
+    )
+    return [f"<p>{words.fixed_said(len(mended))}: {', '.join(listed)}{more}.</p>"]
 
 
 def broke_section(report: Report, review: Review) -> list[str]:
@@ -149,16 +136,14 @@ def broke_section(report: Report, review: Review) -> list[str]:
     thresholds = {d["name"]: row_thresholds(report, d["name"]) for d in report["datasets"]}
     found = review.causes
     rows = sum(len(c.rows) for c in found)
-    out = ['<section id="broke"><h2>What this pull request broke</h2>']
+    out = [f'<section id="broke"><h2>{words.WHAT_BROKE}</h2>']
     if not found:
-        out.append("<p>No row newly fails since the baseline.</p>")
+        out.append(f"<p>{words.NONE_NEWLY_FAILS}</p>")
     else:
         grouped = sum(len(c.rows) for c in found if len(c.rows) > 1)
-        how = f", {grouped} of them in groups that now say the same thing" if grouped else ""
-        out.append(
-            f"<p>{plural(rows, 'row')} pass in the baseline and fail now{how}; each opens below in "
-            "Rows, where the filter starts at them.</p>"
-        )
+        how = words.GROUPED.format(count=grouped) if grouped else ""
+        intro = words.BROKE_INTRO.format(rows=plural(rows, "row"), grouped=how)
+        out.append(f"<p>{intro}</p>")
         out.append('<ol class="causes">')
         out += [_cause(c, thresholds) for c in found[:SHOWN]]
         out.append("</ol>")
@@ -166,7 +151,8 @@ def broke_section(report: Report, review: Review) -> list[str]:
         if rest:
             more = sum(len(c.rows) for c in rest)
             out.append(
-                f"<details><summary>{plural(more, 'more row')} that newly fail</summary>"
+                f"<details><summary>{words.MORE_NEWLY_FAIL.format(rows=plural(more, 'more row'))}"
+                "</summary>"
                 f'<ol class="causes" start="{SHOWN + 1}">'
             )
             out += [_cause(c, thresholds) for c in rest]

@@ -63,8 +63,8 @@ def _rows_said(dataset: DatasetEntry) -> str:
 
 def _checks(report: Report) -> list[ScoreEntry]:
     """The scores the table shows: the checks (a threshold, or errors, which never pass). A
-    score shown only has no row in it (a number with no bound means nothing at a glance): it is in the scores in
-    detail, which the legend says."""
+    score shown only has no row in it (a number with no bound means nothing at a glance): it
+    is in the scores in detail, which the legend says."""
     return [e for e in report["scores"] if e["threshold"] or e["passed"] is not None]
 
 

@@ -20,7 +20,8 @@ from ground_gate.render.markdown_rows import (
     score_change,
 )
 from ground_gate.report.types import Report, ThresholdBounds
-from ground_gate.review.causes import CAUSES_SHOWN, Cause, answer_words
+from ground_gate.review import words
+from ground_gate.review.causes import CAUSES_SHOWN, Cause
 from ground_gate.review.changes import RowChange
 from ground_gate.review.review import Review
 from ground_gate.review.words import plural
@@ -35,7 +36,7 @@ def _names(rows: Sequence[RowChange], page_url: str | None) -> str:
         row = change.row
         name = f"{cell(row['dataset'], 60)} / {id_cell(row['id'])}"
         named.append(f"[{name}]({row_link(page_url, row)})" if page_url else name)
-    more = f" and {len(rows) - ROWS_NAMED} more" if len(rows) > ROWS_NAMED else ""
+    more = words.AND_MORE.format(count=len(rows) - ROWS_NAMED) if len(rows) > ROWS_NAMED else ""
     return ", ".join(named) + more
 
 
@@ -44,30 +45,8 @@ def _quoted(text: str) -> str:
 
 
 def _what(cause: Cause) -> str:
-    """What the rows now say, or what changed without a new sentence."""
-    one = len(cause.rows) == 1
-    if cause.said:
-        said = "; ".join(f"{_quoted(t)} *{cell(v, 40)}*" for t, v in cause.said)
-        vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
-        if cause.was_varies:
-            was = f", in place of sentences that differ (the first: {_quoted(cause.was[0])})"
-        elif cause.was:
-            like = " or the like" if not one else ""
-            was = f", where the baseline said {_quoted(cause.was[0])}{like}"
-        else:
-            was = ", added"
-        return f"now {'says' if one else 'say'} {said}{vary}{was}"
-    if cause.was:
-        return f"no longer {'says' if one else 'say'} {_quoted(cause.was[0])}"
-    return f"{'says' if one else 'say'} what the baseline said: the verdict changed, not the answer"
-
-
-def _answered(cause: Cause) -> str:
-    """'now decline: “The documentation does not say.”, where the baseline answered'."""
-    doing, before = answer_words(cause)
-    vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
-    before = f", {before}" if before else ""
-    return f"{doing}: {_quoted(cause.answer or '')}{vary}{before}"
+    """What the rows now do, in words.cause_what's wording."""
+    return words.cause_what(cause, _quoted, lambda verdict: f"*{cell(verdict, 40)}*")
 
 
 def _first_answer(cause: Cause, page_url: str | None) -> list[str]:
@@ -75,17 +54,16 @@ def _first_answer(cause: Cause, page_url: str | None) -> list[str]:
     row = cause.rows[0].row
     now = f"\u201c{cell(cause.answer or '', ANSWER_CHARS)}\u201d"
     if cause.answer_before is None:
-        return [f"  - {row_name(row, page_url)} said {now}"]
+        return [f"  - {row_name(row, page_url)} " + words.SAID.format(now=now)]
     before = f"\u201c{cell(cause.answer_before, ANSWER_CHARS)}\u201d"
-    return [f"  - {row_name(row, page_url)} said {before} \u2192 now {now}"]
+    said = words.SAID_BEFORE_NOW.format(before=before, now=now)
+    return [f"  - {row_name(row, page_url)} {said}"]
 
 
 def _cause_line(cause: Cause, page_url: str | None) -> list[str]:
-    fails = " and ".join(ident(s) for s in cause.scores)
-    verb = "fails" if len(cause.scores) == 1 else "fail"
-    count = plural(len(cause.rows), "row")
-    what = _answered(cause) if cause.answers else _what(cause)
-    line = f"- **{count}** {what}; {fails} {verb}: {_names(cause.rows, page_url)}"
+    count = f"**{plural(len(cause.rows), 'row')}**"
+    scores = [ident(s) for s in cause.scores]
+    line = "- " + words.cause_line(count, _what(cause), scores, _names(cause.rows, page_url))
     return [line, *(_first_answer(cause, page_url) if cause.answers else [])]
 
 
@@ -94,8 +72,11 @@ def _rest(causes: Sequence[Cause], page_url: str | None) -> list[str]:
     if not causes:
         return []
     rows = sum(len(c.rows) for c in causes)
-    where = f"[on the page]({page_url}#broke)" if page_url else "on the page"
-    return [f"- and {plural(rows, 'more row')} in {plural(len(causes), 'other cause')}: {where}"]
+    where = f"[{words.ON_THE_PAGE}]({page_url}#broke)" if page_url else words.ON_THE_PAGE
+    more = words.MORE_CAUSES.format(
+        rows=plural(rows, "more row"), causes=plural(len(causes), "other cause")
+    )
+    return [f"- {more}: {where}"]
 
 
 def what_broke(report: Report, review: Review, page_url: str | None = None) -> list[str]:
@@ -105,10 +86,9 @@ def what_broke(report: Report, review: Review, page_url: str | None = None) -> l
         return []
     changes, mended = review.broke, review.fixed
     if not changes and not mended:
-        return ["No row changed verdict since the baseline."]
+        return [words.NO_ROW_CHANGED]
     thresholds = row_thresholds_by_dataset(report)
-    said = f"{plural(len(changes), 'row')} newly fail" if changes else "no row newly fails"
-    out = [f"### What this pull request broke: {said}", ""]
+    out = [f"### {words.WHAT_BROKE}: {words.newly_fail(len(changes))}", ""]
     for cause in review.causes[:CAUSES_SHOWN]:
         if len(cause.rows) == 1:  # a row alone: its scores and sentences, as they changed
             (change,) = cause.rows
@@ -131,9 +111,9 @@ def _fixed(
         limits = thresholds[change.row["dataset"]]
         said = ", ".join(score_change(s, limits.get(s.score)) for s in change.scores)
         listed.append(f"{row_name(change.row, page_url)} ({said})")
-    more = f" and {len(changes) - FIXED_SHOWN} more" if len(changes) > FIXED_SHOWN else ""
-    did = "passes what it" if len(changes) == 1 else "pass what they"
-    return (
-        f"Fixed: {plural(len(changes), 'row')} {did} failed in the baseline: "
-        f"{', '.join(listed)}{more}."
+    more = (
+        words.AND_MORE.format(count=len(changes) - FIXED_SHOWN)
+        if len(changes) > FIXED_SHOWN
+        else ""
     )
+    return f"{words.fixed_said(len(changes))}: {', '.join(listed)}{more}."

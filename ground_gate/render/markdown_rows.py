@@ -13,6 +13,7 @@ from ground_gate.config.scores import ANSWERED_SIDES, SCORE_NAMES, SUBSTANCE
 from ground_gate.render.anchors import row_link
 from ground_gate.render.escape import cell, id_cell, ident
 from ground_gate.report.types import ChangedUnit, Report, RowEntry, ThresholdBounds, UnitEntry
+from ground_gate.review import words
 from ground_gate.review.baseline_rows import (
     changed_sentences,
     changes_of,
@@ -22,7 +23,6 @@ from ground_gate.review.baseline_rows import (
 from ground_gate.review.changes import RowChange, ScoreChange, moved_text
 from ground_gate.review.evidence_words import evidence_said
 from ground_gate.review.figures import (
-    ARROW,
     before_now,
     changed,
     missed_text,
@@ -52,7 +52,7 @@ def score_change(change: ScoreChange, threshold: ThresholdBounds | None) -> str:
     if change.now is None and change.instead is not None:
         return f"{ident(change.score)} {moved_text(change, threshold)}"
     if change.now is None:
-        return f"{ident(change.score)} could not be scored"
+        return words.COULD_NOT_SCORE.format(score=ident(change.score))
     text = f"{ident(change.score)} {before_now(change.now, change.before, threshold)}"
     return text + missed_text(change.now, threshold)
 
@@ -91,9 +91,8 @@ def carrier_lines(
     for named, unit in by_unit.values():
         said = probabilities(unit)
         said = f", {said}" if said else ""
-        lines.append(
-            f"{indent}- the sentence behind {' and '.join(named)}: {_unit_said(unit)}{said}"
-        )
+        behind = words.SENTENCE_BEHIND.format(scores=" and ".join(named))
+        lines.append(f"{indent}- {behind}: {_unit_said(unit)}{said}")
     return lines
 
 
@@ -105,8 +104,9 @@ def answer_line(row: Row, indent: str = "  ") -> list[str]:
     now = f"\u201c{cell(text['response'], ANSWER_CHARS)}\u201d"
     before = response_before(row)
     if before is None:
-        return [f"{indent}- said {now}"]
-    return [f"{indent}- said \u201c{cell(before, ANSWER_CHARS)}\u201d {ARROW} now {now}"]
+        return [f"{indent}- " + words.SAID.format(now=now)]
+    was = f"\u201c{cell(before, ANSWER_CHARS)}\u201d"
+    return [f"{indent}- " + words.SAID_BEFORE_NOW.format(before=was, now=now)]
 
 
 def broke_entry(
@@ -114,7 +114,7 @@ def broke_entry(
 ) -> list[str]:
     row = change.row
     said = ", ".join(score_change(s, thresholds.get(s.score)) for s in change.scores)
-    new = " (not in the baseline)" if change.new_row else ""
+    new = f" {words.NOT_IN_BASELINE}" if change.new_row else ""
     scores = [s.score for s in change.scores]
     answers = [s for s in scores if s in ANSWERED_SIDES]
     others = [s for s in scores if s not in ANSWERED_SIDES]
@@ -179,7 +179,7 @@ def worst_rows(report: Report, review: Review, page_url: str | None = None) -> l
     if not ranked:
         return []
     compared = review.compared
-    what = "Rows that failed in the baseline too" if compared else "Worst rows"
+    what = words.FAILED_BEFORE_TOO if compared else words.WORST_ROWS
     out = [f"<details><summary>{what} ({len(ranked)})</summary>", ""]
     thresholds = row_thresholds_by_dataset(report)
     for shown in ranked:
@@ -189,7 +189,7 @@ def worst_rows(report: Report, review: Review, page_url: str | None = None) -> l
         scores = _scores_text(row, thresholds[row["dataset"]])
         out += [f"{row_name(row, page_url)}{failing}: {scores}", "", *_unit_lines(shown)]
         if change_lines(row):
-            out += ["", "Changed since the baseline:", *change_lines(row, "")]
+            out += ["", f"{words.CHANGED_SINCE}:", *change_lines(row, "")]
         out.append("")
     out.append("</details>")
     return out

@@ -111,7 +111,11 @@ def cost_text(report: Report) -> str:
     budget = report.get("budget")
     if budget:
         limits = budget["limits"]
-        calls = f" of {limits['max_calls']}" if limits["max_calls"] is not None else ""
-        text += f" Budget: {budget['spent']['calls']}{calls} call(s) spent"
+        of = (
+            words.OF_LIMIT.format(limit=limits["max_calls"])
+            if limits["max_calls"] is not None
+            else ""
+        )
+        text += words.BUDGET.format(calls=budget["spent"]["calls"], limit=of)
         text += f", {budget['exceeded']}." if budget["exceeded"] else "."
     return text

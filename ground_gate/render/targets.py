@@ -38,6 +38,6 @@ def target_lines(report: Report) -> list[str]:
         )
         if kind == "prompt":
             tokens = (usage["prompt_tokens"], usage["completion_tokens"])
-            text += f", {tokens[0]:,} prompt + {tokens[1]:,} completion tokens"
+            text += words.TOKENS.format(prompt=f"{tokens[0]:,}", completion=f"{tokens[1]:,}")
         lines.append(text + ".")
     return [*lines, ""] if lines else []

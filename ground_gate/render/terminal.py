@@ -27,9 +27,10 @@ from typing import Any
 from ground_gate.render.anchors import row_key
 from ground_gate.render.escape import visible
 from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
-from ground_gate.review.causes import Cause, answer_words
+from ground_gate.review import words
+from ground_gate.review.causes import Cause
 from ground_gate.review.changes import moved_text
-from ground_gate.review.check_status import STATUSES, CheckStatus
+from ground_gate.review.check_status import CheckStatus
 from ground_gate.review.figures import (
     FAIL,
     WARN,
@@ -125,22 +126,25 @@ def _head(report: Report, review: Review) -> list[tuple[str, str, int]]:
     """The run in a line: its rows, its judge, and the baseline it was compared with, named as
     the comment names it (baseline_name.py), with a warning when another judge scored it."""
     rows = sum(d["scored"] for d in report["datasets"])
-    said = f"ground-gate: {_count(rows, 'row')} in {_count(len(report['datasets']), 'dataset')}"
     model = _text(report["judge"].get("model", "?"))
-    said += f", judged by {model}"
+    said = words.RUN_HEAD.format(
+        rows=_count(rows, "row"), datasets=_count(len(report["datasets"]), "dataset"), model=model
+    )
     name = review.baseline if review.compared else None
     if name is None:
         return [("", said, 2)]
     where = f"{GLUE}@{GLUE}".join(_text(part) for part in (name.branch, name.commit) if part)
-    said += ", against the baseline" + (f" from {where}" if where else "")
-    when = name.age or f"on {_text(report['baseline']['created_at'])}"
-    said += f" made {when} ({_count(name.rows, 'row')}, {_text(name.status)})"
+    said += words.AGAINST.format(
+        where=words.BASELINE_FROM.format(where=where) if where else "",
+        when=name.age or f"on {_text(report['baseline']['created_at'])}",
+        rows=_count(name.rows, "row"),
+        status=_text(name.status),
+    )
     out = [("", said, 2)]
     if name.run_url:
-        out.append(("  its run: ", _text(name.run_url), 4))
+        out.append((f"  {words.ITS_RUN}", _text(name.run_url), 4))
     if name.other_judge is not None:
-        warned = f"the baseline was judged by {_text(name.other_judge)}, this run by {model}: a "
-        warned += "change against it may be the judge's, not the change's"
+        warned = words.OTHER_JUDGE.format(baseline=_text(name.other_judge), model=model)
         out.append((f"{WARN} ", warned, 3))
     return out
 
@@ -215,15 +219,6 @@ def _checks_of(entries: Sequence[ScoreEntry], review: Review) -> list[tuple[str,
         them = reason.replace("this score", "them") if "this score" in reason else reason
         said = f"{_count(len(scores), 'score')} fail: {_text(them)} ({', '.join(scores)})"
         out.append((f"  {FAIL} ", said, 5))
-    shown = [e for e in entries if not kinds[id(e)].mark]
-    valued = [
-        f"{e['score']} {_glued(_text(score_cell(e)))}" for e in shown if e["mean"] is not None
-    ]
-    unvalued = [e["score"] for e in shown if e["mean"] is None]
-    said = ", ".join(valued) + ("; " if valued and unvalued else "")
-    said += f"no row produced {', '.join(unvalued)}" if unvalued else ""
-    if shown:
-        out.append(("  ", f"{STATUSES['shown'].word}: {said}", 4))
     return out
 
 
@@ -251,7 +246,7 @@ def _score_changes(change: Any, thresholds: Mapping[str, ThresholdBounds | None]
             parts.append(f"{s.score} {_glued(moved_text(s, limit))}")
             continue
         if s.now is None:
-            parts.append(f"{s.score} could not be scored")
+            parts.append(words.COULD_NOT_SCORE.format(score=s.score))
             continue
         figures = f"{before_now(s.now, s.before, limit)}{missed_text(s.now, limit)}"
         parts.append(f"{s.score} {_glued(figures)}")
@@ -280,25 +275,13 @@ def _answer_line(cause: Cause, width: int) -> tuple[str, str, int]:
 
 def _cause_line(cause: Cause) -> str:
     """'240 rows now decline: “...”, where the baseline answered; answered fails: a, b and 238
-    more' (a group: the first ROWS_SHOWN rows named); a sentence cause as the comment says it."""
-    fails = " and ".join(_text(s) for s in cause.scores)
-    verb = "fails" if len(cause.scores) == 1 else "fail"
+    more' (a group: the first ROWS_SHOWN rows named), in the comment's words."""
     names = ", ".join(_text(row_key(c.row)) for c in cause.rows[:ROWS_SHOWN])
     more = len(cause.rows) - ROWS_SHOWN
-    names += f" and {more} more" if more > 0 else ""
-    vary = " (with other numbers from row to row)" if cause.numbers_vary else ""
-    if cause.answers:
-        doing, before = answer_words(cause)
-        what = f"{doing}: \u201c{_clip(_text(cause.answer or ''), 80)}\u201d{vary}"
-        what += f", {before}" if before else ""
-    elif cause.said:
-        said = "; ".join(f"\u201c{_clip(_text(t), 80)}\u201d, {_text(v)}" for t, v in cause.said)
-        what = f"now say {said}{vary}"
-    elif cause.was:
-        what = f"no longer say \u201c{_clip(_text(cause.was[0]), 80)}\u201d"
-    else:
-        what = "say what the baseline said: the verdict changed, not the answer"
-    return f"{len(cause.rows)} rows {what}; {fails} {verb}: {names}"
+    names += words.AND_MORE.format(count=more) if more > 0 else ""
+    what = words.cause_what(cause, lambda t: f"\u201c{_clip(_text(t), 80)}\u201d", _text)
+    scores = [_text(s) for s in cause.scores]
+    return words.cause_line(_count(len(cause.rows), "row"), what, scores, names)
 
 
 def _broke(report: Report, review: Review, width: int) -> list[tuple[str, str, int]]:
@@ -308,8 +291,7 @@ def _broke(report: Report, review: Review, width: int) -> list[tuple[str, str, i
     if not review.compared:
         return []
     changes, mended = review.broke, review.fixed
-    verb = "fails" if len(changes) == 1 else "fail"
-    said = f"What this change broke: {_count(len(changes), 'row')} newly {verb}"
+    said = f"{words.WHAT_BROKE}: {words.newly_fail(len(changes))}"
     out = [("", "", 0), ("", said, 2)]
     for cause in review.causes[:ROWS_SHOWN]:
         if len(cause.rows) == 1:
@@ -324,13 +306,12 @@ def _broke(report: Report, review: Review, width: int) -> list[tuple[str, str, i
     rest = review.causes[ROWS_SHOWN:]
     if rest:
         rows = sum(len(c.rows) for c in rest)
-        out.append(
-            ("  ", f"... and {_count(rows, 'more row')} in {_count(len(rest), 'other cause')}", 4)
+        more = words.MORE_CAUSES.format(
+            rows=_count(rows, "more row"), causes=_count(len(rest), "other cause")
         )
-    if len(mended) == 1:
-        out.append(("", "Fixed: 1 row passes what it failed in the baseline", 2))
-    elif mended:
-        out.append(("", f"Fixed: {len(mended)} rows pass what they failed in the baseline", 2))
+        out.append(("  ", f"... {more}", 4))
+    if mended:
+        out.append(("", words.fixed_said(len(mended)), 2))
     return out
 
 
@@ -340,12 +321,12 @@ def _worst(review: Review) -> list[tuple[str, str, int]]:
     if not failing:
         return []
     compared = review.compared
-    what = "Rows that failed in the baseline too:" if compared else "Worst rows:"
+    what = (words.FAILED_BEFORE_TOO if compared else words.WORST_ROWS) + ":"
     out = [("", "", 0), ("", what, 2)]
     for s in failing:
         row = s.row
         scores = ", ".join(_text(f) for f in row["failing"])
-        out.append((f"  {FAIL} ", f"{_text(row_key(row))}: fails {scores}", 5))
+        out.append((f"  {FAIL} ", words.FAILS.format(row=_text(row_key(row)), scores=scores), 5))
         by_unit: dict[int, tuple[list[str], UnitEntry]] = {}
         for score, unit in carriers(row, row["failing"]):
             by_unit.setdefault(id(unit), ([], unit))[0].append(score)
@@ -372,7 +353,7 @@ def verdict_line(report: Report, review: Review, exit_code: int) -> str:
     said = f"{VERDICT.get(report['status'], report['status'])} (exit {exit_code}): "
     said += review.checks
     if report["incomplete"]:
-        said += f"; the run did not finish: {_text(report['incomplete'])}"
+        said += "; " + words.NOT_FINISHED.format(reason=_text(report["incomplete"]))
     return said
 
 

@@ -22,16 +22,6 @@ NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 SUPPORTED = "supported"
 CAUSES_SHOWN = 6  # causes the comment and the page show before counting (or folding) the rest
 WHOLE_ANSWER = (*ANSWERED_SIDES, SUBSTANCE)  # a row failing one: its whole answer is read
-# what the rows of an answer cause now do, by the first of its scores found here (one row, more)
-ANSWER_WORDS = (
-    ("answered", ("now declines", "now decline"), "where the baseline answered"),
-    (
-        "answered_anyway",
-        ("now answers what its source cannot", "now answer what their sources cannot"),
-        "where the baseline declined",
-    ),
-    (SUBSTANCE, ("now says nothing", "now say nothing"), "where the baseline said something"),
-)
 
 
 @dataclass(frozen=True)
@@ -52,18 +42,6 @@ class Cause:
     def answers(self) -> bool:
         """Rows grouped by their whole answer (a decline and the like)."""
         return self.answer is not None
-
-
-def answer_words(cause: Cause) -> tuple[str, str]:
-    """('now decline', 'where the baseline answered'): what an answer cause's rows do now,
-    and (when its first row is in the baseline) what the baseline did; ('', '') otherwise."""
-    if not cause.answers:
-        return "", ""
-    one = len(cause.rows) == 1
-    for score, (alone, many), before in ANSWER_WORDS:
-        if score in cause.scores:
-            return (alone if one else many), ("" if cause.rows[0].new_row else before)
-    return "", ""
 
 
 def _said(change: RowChange) -> tuple[tuple[str, str], ...]:

@@ -8,9 +8,10 @@ the sentences are review/figures.py's.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from ground_gate.config.scores import SUBSTANCE
 from ground_gate.leaves.numbers import bound, figure, holds
 from ground_gate.leaves.results import (
     ADDRESSED_TO_JUDGE,
@@ -30,6 +31,7 @@ from ground_gate.report.types import (
 
 if TYPE_CHECKING:
     from ground_gate.review.answers import AnswerCounts, Side
+    from ground_gate.review.causes import Cause
 from ground_gate.review.figures import (
     ARROW,
     bounds_of,
@@ -274,6 +276,101 @@ EVIDENCE = "the judge's evidence"
 CLOSEST = "closest source sentence (supports nothing)"
 
 
+# What the pull request broke, in the one wording the comment, the page and the terminal
+# share (review/causes.py groups the rows; each renderer quotes and marks up its own way).
+# what the rows of an answer cause now do, by the first of its scores found here (one row, more)
+ANSWER_WORDS: tuple[tuple[str, tuple[str, str], str], ...] = (
+    ("answered", ("now declines", "now decline"), "where the baseline answered"),
+    (
+        "answered_anyway",
+        ("now answers what its source cannot", "now answer what their sources cannot"),
+        "where the baseline declined",
+    ),
+    (SUBSTANCE, ("now says nothing", "now say nothing"), "where the baseline said something"),
+)
+
+
+VARY = " (with other numbers from row to row)"
+WHAT_BROKE = "What this pull request broke"
+NO_ROW_CHANGED = "No row changed verdict since the baseline."
+NONE_NEWLY_FAILS = "No row newly fails since the baseline."
+SAID = "said {now}"
+SAID_BEFORE_NOW = "said {before} \u2192 now {now}"
+MORE_CAUSES = "and {rows} in {causes}"
+ON_THE_PAGE = "on the page"
+NOT_IN_BASELINE = "(not in the baseline)"
+FAILED_BEFORE_TOO = "Rows that failed in the baseline too"
+WORST_ROWS = "Worst rows"
+SENTENCE_BEHIND = "the sentence behind {scores}"
+COULD_NOT_SCORE = "{score} could not be scored"
+
+
+BROKE_INTRO = (
+    "{rows} pass in the baseline and fail now{grouped}; each opens below in Rows, where the "
+    "filter starts at them."
+)
+GROUPED = ", {count} of them in groups that now say the same thing"
+MORE_NEWLY_FAIL = "{rows} that newly fail"
+
+
+def newly_fail(count: int) -> str:
+    """'240 rows newly fail', '1 row newly fails', 'no row newly fails'."""
+    if not count:
+        return "no row newly fails"
+    return f"{plural(count, 'row')} newly {'fails' if count == 1 else 'fail'}"
+
+
+def fixed_said(count: int) -> str:
+    """'Fixed: 3 rows pass what they failed in the baseline'."""
+    did = "passes what it" if count == 1 else "pass what they"
+    return f"Fixed: {plural(count, 'row')} {did} failed in the baseline"
+
+
+def cause_answer_words(cause: Cause) -> tuple[str, str]:
+    """('now decline', 'where the baseline answered'): what an answer cause's rows do now,
+    and (when its first row is in the baseline) what the baseline did; ('', '') otherwise."""
+    if not cause.answers:
+        return "", ""
+    one = len(cause.rows) == 1
+    for score, (alone, many), before in ANSWER_WORDS:
+        if score in cause.scores:
+            return (alone if one else many), ("" if cause.rows[0].new_row else before)
+    return "", ""
+
+
+def cause_what(
+    cause: Cause, quote: Callable[[str], str], verdict: Callable[[str], str] = str
+) -> str:
+    """What a cause's rows now do: 'now decline: “…”, where the baseline answered'; 'now say
+    “…” not in source (with other numbers from row to row), where the baseline said “…” (in
+    each row, numbers aside)'; 'no longer say “…”'. `quote` and `verdict` are the renderer's
+    markup of a quoted sentence and of a verdict."""
+    one = len(cause.rows) == 1
+    vary = VARY if cause.numbers_vary else ""
+    if cause.answers:
+        doing, before = cause_answer_words(cause)
+        return f"{doing}: {quote(cause.answer or '')}{vary}" + (f", {before}" if before else "")
+    if cause.said:
+        said = "; ".join(f"{quote(t)} {verdict(v)}" for t, v in cause.said)
+        if cause.was_varies:
+            was = f", in place of sentences that differ (the first: {quote(cause.was[0])})"
+        elif cause.was:
+            aside = "" if one else " (in each row, numbers aside)"
+            was = f", where the baseline said {quote(cause.was[0])}{aside}"
+        else:
+            was = ", added"
+        return f"now {'says' if one else 'say'} {said}{vary}{was}"
+    if cause.was:
+        return f"no longer {'says' if one else 'say'} {quote(cause.was[0])}"
+    return f"{'says' if one else 'say'} what the baseline said: the verdict changed, not the answer"
+
+
+def cause_line(count: str, what: str, scores: Sequence[str], rows: str) -> str:
+    """'240 rows now decline: …; answered and substance fail: a, b and 238 more'."""
+    verb = "fails" if len(scores) == 1 else "fail"
+    return f"{count} {what}; {' and '.join(scores)} {verb}: {rows}"
+
+
 # The page's own words (render/html*.py, svg.py, calibration.py): its headings, notes, legends
 # and filters.
 # --- page ---
@@ -491,6 +588,13 @@ def unrecorded(rows: int) -> str:
 # The comment's, the terminal's and JUnit's own words (render/markdown*.py, terminal.py,
 # junit.py, targets.py).
 # --- comment ---
+BUDGET = " Budget: {calls}{limit} call(s) spent"
+OF_LIMIT = " of {limit}"
+TOKENS = ", {prompt} prompt + {completion} completion tokens"
+RUN_HEAD = "ground-gate: {rows} in {datasets}, judged by {model}"
+AGAINST = ", against the baseline{where} made {when} ({rows}, {status})"
+ITS_RUN = "its run: "
+FAILS = "{row}: fails {scores}"
 SHOWN_ONLY_BELOW = "Scores with no threshold are in the scores in detail below."
 CHANGE_NOTE = (
     "Change: the mean change against the baseline over the rows scored in both runs (the same "

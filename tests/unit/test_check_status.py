@@ -23,7 +23,10 @@ def test_check_status__a_drop_past_max_drop_that_passed_never_reads_as_a_pass():
     status = check_status(entry(True, delta=-0.097))  # groundedness fell 0.097 > 0.03
     assert (status.kind, status.mark) == ("noise", NOISE)
     assert status.mark != PASS
-    assert status.word == "passes: dropped more than max_drop, but not surely (its interval reaches within it)"
+    assert (
+        status.word
+        == "passes: dropped more than max_drop, but not surely (its interval reaches within it)"
+    )
 
 
 def test_check_status__pass_fail_and_shown():

@@ -22,7 +22,10 @@ def test_wording__no_check_mark_beside_a_drop_past_max_drop():
     markdown = render_markdown(_noise_passed())
     row = next(x for x in markdown.splitlines() if x.startswith("| summary_hallucination"))
     assert "\U0001f7e1 0.000 \u2192 0.083" in row and "\u2705" not in row
-    assert "\U0001f7e1 passes: dropped more than max_drop, but not surely (its interval reaches within it)." in markdown
+    assert (
+        "\U0001f7e1 passes: dropped more than max_drop, but not surely (its interval reaches within it)."
+        in markdown
+    )
     assert "within noise" not in row
 
 

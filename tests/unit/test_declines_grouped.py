@@ -144,7 +144,7 @@ def test_the_page_and_the_terminal_say_the_same_cause():
     ) in page
     text = render_terminal(pull_request, width=80, exit_code=1)
     assert (
-        "What this change broke: 240 rows newly fail\n"
+        "What this pull request broke: 240 rows newly fail\n"
         "  240 rows now decline: \u201cThe documentation does not say.\u201d, where the baseline\n"
         "    answered; answered and substance fail: aero/q000, aero/q001, aero/q002,\n"
         "    aero/q003, aero/q004 and 235 more\n"

@@ -130,7 +130,10 @@ def test_scores__intervals_are_labelled_with_their_true_level():
 
 def test_headline__checks_counted_in_plain_words():
     report = against_baseline()[0]
-    assert checks_said(report["scores"]) == "1 of 2 checks failed, 1 passed with a drop past max_drop that its interval does not confirm"
+    assert (
+        checks_said(report["scores"])
+        == "1 of 2 checks failed, 1 passed with a drop past max_drop that its interval does not confirm"
+    )
     passing = [e for e in report["scores"] if e["passed"] is not False]
     assert checks_said(passing).startswith("1 of 1 check passed")
 
@@ -160,8 +163,8 @@ def test_broke__first_with_its_rows_grouped_by_cause_as_the_comment_groups_them(
     said = (
         "<b>24 rows</b> now say \u201cIt won a European design award in 1998.\u201d "
         '<span class="v-bad">not in source</span> (with other numbers from row to row), '
-        "where the baseline said \u201cIt cost 70 million euros to build.\u201d or the like; "
-        "groundedness and hallucination fail:"
+        "in place of sentences that differ (the first: \u201cIt cost 70 million euros to "
+        "build.\u201d); groundedness and hallucination fail:"
     )
     section = page[page.index('<section id="broke">') : page.index('<section id="scores">')]
     assert said in section and section.count("European design award") == 1  # said once

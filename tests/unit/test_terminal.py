@@ -55,7 +55,7 @@ def test_terminal__the_changed_rows_wrapped_at_80_with_the_verdict_last():
         "  \u274c groundedness   fail: 0.59 \u2192 0.61 < 0.70\n"
         "  \u2705 contradiction  pass: 0.02 \u2192 0.12 (\u2264 0.20)\n"
         "\n"
-        "What this change broke: 2 rows newly fail\n"
+        "What this pull request broke: 2 rows newly fail\n"
         "  support/r1: contradiction 0.02 \u2192 0.32 > 0.20, groundedness 0.95 \u2192 0.35 < 0.70\n"
         "  support/r4: contradiction 0.02 \u2192 0.22 > 0.20\n"
         "Fixed: 1 row passes what it failed in the baseline\n"
@@ -83,8 +83,8 @@ def test_terminal__the_baseline_named_as_the_comment_names_it_and_another_judge_
         "ground-gate: 5 rows in 1 dataset, judged by m, against the baseline from",
         "  main @ 0123456 made within a minute of this run (5 rows, failed)",
         "  its run: https://github.com/octo/app/actions/runs/7",
-        "\u26a0\ufe0f the baseline was judged by gpt-4o, this run by m: a change against it may be",
-        "   the judge's, not the change's",
+        "\u26a0\ufe0f The baseline was judged by gpt-4o, this run by m: a change against it may be",
+        "   the judge's, not the pull request's.",
     ]
 
 

@@ -87,3 +87,20 @@ def test_words__the_pages_policy_is_not_words() -> None:
     tree = ast.parse((RENDER / "html_page.py").read_text(encoding="utf-8"))
     names = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
     assert names >= NOT_WORDS
+
+
+def test_words__each_name_is_defined_once() -> None:
+    """Two definitions of one name in words.py: the later silently replaces the earlier, and a
+    renderer reads words it was not written for."""
+    import ground_gate.review.words as words_module
+
+    tree = ast.parse(Path(words_module.__file__).read_text(encoding="utf-8"))
+    names: list[str] = []
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            names += [t.id for t in node.targets if isinstance(t, ast.Name)]
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.append(node.target.id)
+        elif isinstance(node, ast.FunctionDef):
+            names.append(node.name)
+    assert sorted({n for n in names if names.count(n) > 1}) == []
