@@ -19,7 +19,7 @@ from ground_gate.report.types import ScoreEntry
 from ground_gate.review import words
 from ground_gate.review.figures import mean_places, score_cell, threshold_text
 from ground_gate.review.review import Review
-from ground_gate.review.words import change_words
+from ground_gate.review.words import change_words, check_reason
 
 # plain-font marks: an emoji needs a font a browser may not have
 MARKS = {
@@ -46,15 +46,11 @@ def _mean_cell(entry: ScoreEntry) -> str:
 
 
 def _reasons(entry: ScoreEntry) -> str:
-    """The gate's reason; the baseline's too when it gated the score and said more; nothing
-    for a score with no threshold (its check says so)."""
+    """Why the check stands as it does (words.check_reason); nothing for a score with no
+    threshold (its check says so)."""
     if entry["threshold"] is None and entry["passed"] is None:
         return ""
-    said = [entry["reason"]]
-    change = entry.get("baseline")
-    if change and change["max_drop"] is not None and change["reason"] not in entry["reason"]:
-        said.append(change["reason"])
-    return "; ".join(said)
+    return check_reason(entry)
 
 
 def _td(text: str, cls: str, label: str) -> str:

@@ -107,6 +107,22 @@ def failure_text(entry: ScoreEntry) -> str:
     return "; ".join(parts) or entry["reason"]
 
 
+def check_reason(entry: ScoreEntry) -> str:
+    """Why a check stands as it does, its mean spelt as every table spells it (mean_places):
+    a failing check's failure_text; a passing one's level ('0.872 ≥ min 0.80') and its
+    change against the baseline; else the gate's own reason (not checked, no threshold)."""
+    if entry["passed"] is False:
+        return failure_text(entry)
+    mean, bounds = entry["mean"], bounds_of(entry["threshold"])
+    if entry["passed"] is None or mean is None or not bounds:
+        return entry["reason"]
+    said = [describe(mean, bounds_threshold(entry["threshold"]), mean_places(entry))]
+    change = entry.get("baseline")
+    if change and change["max_drop"] is not None:
+        said.append(change["reason"])
+    return "; ".join(said)
+
+
 def plural(count: int, word: str) -> str:
     """'1 row', '36 rows': a count with its noun (a regular plural)."""
     return f"{count} {word}{'' if count == 1 else 's'}"

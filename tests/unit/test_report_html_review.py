@@ -104,7 +104,9 @@ def test_scores__no_check_mark_beside_a_drop_past_max_drop():
 def test_scores__a_pass_and_a_fail_say_so_with_their_reason():
     rows = score_rows(render_html(against_baseline()[0]))
     assert (rows[0]["check"], rows[0]["class:check"]) == ("\u2718 fail", "failed")
-    assert rows[0]["why"].startswith("0.200 worse than the baseline")
+    assert rows[0]["why"].startswith(
+        "0.900 \u2192 0.700, 0.200 worse than the baseline"
+    )  # as the comment
     assert rows[1]["check"] == "no threshold: shown only" and rows[1]["why"] == ""
     # billing: max_drop with one row in both runs: a threshold not checked, and why
     assert rows[4]["check"] == "not checked" and "not checked" in rows[4]["why"]
