@@ -44,7 +44,7 @@ def _headline(report: Report, review: Review) -> list[str]:
         stopped=words.STOPPED if report["incomplete"] else "",
     )
     made = words.REPORT_OF.format(
-        created=esc(report["created_at"]), version=esc(report["tool"]["version"])
+        created=esc(words.moment(report["created_at"])), version=esc(report["tool"]["version"])
     )
     headline = words.HEADLINE.format(mark=f"{mark} ", status=esc(status))
     lines = [
@@ -77,7 +77,9 @@ def _baseline(report: Report, review: Review) -> list[str]:
     if where:
         where = words.BASELINE_FROM.format(where=where)
     else:
-        where = words.BASELINE_OF.format(created=esc(report["baseline"]["created_at"]))
+        where = words.BASELINE_OF.format(
+            created=esc(words.moment(report["baseline"]["created_at"]))
+        )
     run = f" ({words.BASELINE_RUN} <code>{esc(name.run_url)}</code>)" if name.run_url else ""
     age = words.BASELINE_MADE.format(age=esc(name.age)) if name.age else ""
     compared = words.COMPARED_WITH.format(

@@ -136,7 +136,7 @@ def _head(report: Report, review: Review) -> list[tuple[str, str, int]]:
     where = f"{GLUE}@{GLUE}".join(_text(part) for part in (name.branch, name.commit) if part)
     said += words.AGAINST.format(
         where=words.BASELINE_FROM.format(where=where) if where else "",
-        when=name.age or f"on {_text(report['baseline']['created_at'])}",
+        when=name.age or f"on {_text(words.moment(report['baseline']['created_at']))}",
         rows=_count(name.rows, "row"),
         status=_text(name.status),
     )

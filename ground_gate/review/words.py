@@ -9,6 +9,7 @@ the sentences are review/figures.py's.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 from ground_gate.config.scores import SUBSTANCE
@@ -273,6 +274,19 @@ def answer_parts(counts: AnswerCounts) -> list[tuple[str | None, str]]:
 
 def _before(side: Side, verb: str) -> str:
     return "" if side.before is None else f" (the baseline {verb} {side.before})"
+
+
+def moment(iso: str) -> str:
+    """A report's time as a reader reads it: '2026-12-02 19:58 UTC' (its offset kept when it
+    is not UTC); the text as it is when it is not an ISO time."""
+    try:
+        when = datetime.fromisoformat(iso)
+    except (ValueError, TypeError):
+        return iso
+    offset = when.utcoffset()
+    if offset is None or not offset:
+        return when.strftime("%Y-%m-%d %H:%M") + " UTC"
+    return when.strftime("%Y-%m-%d %H:%M %z")
 
 
 def age_said(seconds: float) -> str:
