@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from ground_gate.render.html_page import esc
 from ground_gate.report.types import ScoreEntry
 from ground_gate.review import words
+from ground_gate.review.check_status import ORDER
 from ground_gate.review.figures import mean_places, score_cell, threshold_text
 from ground_gate.review.review import Review
 from ground_gate.review.words import change_words, check_reason
@@ -71,7 +72,7 @@ def scores_section(entries: Sequence[ScoreEntry], review: Review) -> list[str]:
         f'<section id="scores"><h2>{words.SCORES}</h2><div class="scroll"><table class="cards">',
         "<thead><tr>" + "".join(f"<th>{h}</th>" for h in heads) + "</tr></thead><tbody>",
     ]
-    for e in entries:
+    for e in sorted(entries, key=lambda e: ORDER[review.status(e).kind]):  # failed first
         status = review.status(e)
         mark = f"{MARKS[status.kind]} " if MARKS[status.kind] else ""
         word = status.word  # "not checked" for a threshold the run could not check

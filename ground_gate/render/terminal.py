@@ -30,7 +30,7 @@ from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEn
 from ground_gate.review import words
 from ground_gate.review.causes import Cause
 from ground_gate.review.changes import moved_text
-from ground_gate.review.check_status import CheckStatus
+from ground_gate.review.check_status import ORDER, CheckStatus
 from ground_gate.review.figures import (
     FAIL,
     WARN,
@@ -53,7 +53,6 @@ MIN_WIDTH = 40
 MIN_TEXT = 24  # the narrowest a wrapped text may get: a deeper hanging indent is given up
 VERDICT = {"passed": "PASSED", "failed": "FAILED", "incomplete": "INCOMPLETE"}
 # a dataset's checks, failing first
-ORDER = {"fail": 0, "empty": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
 GLUE = "\x00"  # a space no line breaks at: a figure beside its sign ("0.91 → 0.85", "≥ 0.80")
 _SIGNED = re.compile(r" (?=[\u2192<>\u2264\u2265] )|(?<=[\u2192<>\u2264\u2265]) ")
 

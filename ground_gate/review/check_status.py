@@ -40,6 +40,9 @@ MARKS: dict[Kind, str] = {
     "unchecked": WARN,
     "shown": "",
 }
+# the order a reader meets checks in: what failed first, then what passed only narrowly, what
+# could not be checked, what passed, what is only shown
+ORDER: dict[Kind, int] = {"fail": 0, "empty": 0, "noise": 1, "unchecked": 2, "pass": 3, "shown": 4}
 STATUSES: dict[Kind, CheckStatus] = {
     kind: CheckStatus(kind, MARKS[kind], STATUS_WORDS[kind]) for kind in MARKS
 }
