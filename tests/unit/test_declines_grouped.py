@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ground_gate.config.model import Threshold
-from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.results import RowResult
 from ground_gate.report.json_report import build_report
 from ground_gate.report.readback import baseline_scores
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.review.causes import CAUSES_SHOWN
 from ground_gate.review.review import review_of
 from ground_gate.verdict.record import RowTexts, verdicts
-from tests.records import run_record
+from tests.records import answers_result, run_record
 from tests.rendered import render_html, render_markdown, render_terminal
 
 SCORES = {"answers": ("answered", "answered_anyway", "context_relevance")}
@@ -35,32 +35,12 @@ THRESHOLD = {  # substance as every config has it (config/model.py's default)
 Said = tuple[str, float, float]  # (response, P(answered), P(answerable))
 
 
-def _answers(response: str, p_answered: float, p_answerable: float) -> MetricResult:
-    side = "answered" if p_answerable >= 0.5 else "answered_anyway"
-    verdict = {
-        (True, True): "answered",
-        (True, False): "answered anyway",
-        (False, True): "declined",
-        (False, False): "declined, as it should",
-    }[(p_answered >= 0.5, p_answerable >= 0.5)]
-    holds = "source answers it" if p_answerable >= 0.5 else "source cannot answer it"
-    return MetricResult(
-        "answers",
-        "ok",
-        {side: p_answered, "context_relevance": p_answerable},
-        (
-            UnitResult(response, p_answered, verdict, detail={"p_answered": p_answered}),
-            UnitResult("q", p_answerable, holds, detail={"p_answerable": p_answerable}),
-        ),
-    )
-
-
 def report(
     said: Mapping[tuple[str, str], Said], created: int, baseline: dict[str, Any] | None = None
 ) -> dict[str, Any]:
     """A run of the answers metric over `said`'s rows ((dataset, id) -> what it said), gated
     against `baseline` and compared with it row by row, as `run --baseline` does."""
-    rows = [RowResult(d, i, (_answers(*s),), 1.0) for (d, i), s in said.items()]
+    rows = [RowResult(d, i, (answers_result(*s),), 1.0) for (d, i), s in said.items()]
     datasets = list(dict.fromkeys(d for d, _ in said))
     texts = {
         k: RowTexts(f"The {k[0]} manual.", f"How long does model {k[1]} run?", s[0])

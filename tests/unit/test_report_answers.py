@@ -18,7 +18,7 @@ from ground_gate.review.answers import Side, answer_counts, stated_nothing
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.review.words import answer_words
 from ground_gate.verdict.record import RowTexts, verdicts
-from tests.records import run_record
+from tests.records import answers_result, run_record
 from tests.rendered import render_html, render_junit, render_markdown
 
 SCORES = {"answers": ("answered", "answered_anyway", "context_relevance")}
@@ -31,32 +31,9 @@ QUESTIONS = {
 }
 
 
-def answers(response: str, p_answered: float, p_answerable: float, no_words: bool = False):
-    side = "answered" if p_answerable >= 0.5 else "answered_anyway"
-    verdict = {
-        (True, True): "answered",
-        (True, False): "answered anyway",
-        (False, True): "declined",
-        (False, False): "declined, as it should",
-    }[(p_answered >= 0.5, p_answerable >= 0.5)]
-    holds = "source answers it" if p_answerable >= 0.5 else "source cannot answer it"
-    detail: dict[str, Any] = {"p_answered": p_answered}
-    if no_words:  # as metrics/answers.py words it
-        detail["no_words"], verdict = True, "declined: no words"
-    return MetricResult(
-        "answers",
-        "ok",
-        {side: p_answered, "context_relevance": p_answerable},
-        (
-            UnitResult(response, p_answered, verdict, detail=detail),
-            UnitResult("q", p_answerable, holds, detail={"p_answerable": p_answerable}),
-        ),
-    )
-
-
 def report(responses: dict[str, tuple[str, float, float]], created: int = 2) -> dict[str, Any]:
     rows = [
-        RowResult("aero", key, (answers(text, p, q, no_words=text == "[]"),), 1.0)
+        RowResult("aero", key, (answers_result(text, p, q, no_words=text == "[]"),), 1.0)
         for key, (text, p, q) in responses.items()
     ]
     texts = {
