@@ -19,13 +19,12 @@ included) made visible. Plain text; pure.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ground_gate.render.anchors import row_key
 from ground_gate.render.escape import visible
+from ground_gate.render.terminal_text import GLUE, MIN_TEXT, clip, columns, glued, wrap
 from ground_gate.report.types import Report, ScoreEntry, ThresholdBounds, UnitEntry
 from ground_gate.review import words
 from ground_gate.review.causes import Cause
@@ -50,66 +49,7 @@ from ground_gate.verdict.gate import describe
 
 ROWS_SHOWN = 5
 MIN_WIDTH = 40
-MIN_TEXT = 24  # the narrowest a wrapped text may get: a deeper hanging indent is given up
 VERDICT = {"passed": "PASSED", "failed": "FAILED", "incomplete": "INCOMPLETE"}
-# a dataset's checks, failing first
-GLUE = "\x00"  # a space no line breaks at: a figure beside its sign ("0.91 → 0.85", "≥ 0.80")
-_SIGNED = re.compile(r" (?=[\u2192<>\u2264\u2265] )|(?<=[\u2192<>\u2264\u2265]) ")
-
-
-def columns(text: str) -> int:
-    """The columns a terminal gives `text`: two for a wide character (an emoji mark, CJK),
-    none for a combining mark or a variation selector (but emoji presentation, U+FE0F, makes
-    the character before it wide: the warning mark)."""
-    width, last = 0, 0
-    for char in text:
-        if char == "\ufe0f":  # emoji presentation: the character before is drawn wide
-            width, last = width + 2 - last, 2
-            continue
-        if unicodedata.combining(char) or "\ufe00" <= char <= "\ufe0e":
-            continue
-        last = 2 if unicodedata.east_asian_width(char) in "WF" else 1
-        width += last
-    return width
-
-
-def _cut(word: str, room: int) -> tuple[str, str]:
-    """The head of `word` that fits `room` columns (one character at least), and the rest."""
-    used = 0
-    for i, char in enumerate(word):
-        used += columns(char)
-        if used > room and i > 0:
-            return word[:i], word[i:]
-    return word, ""
-
-
-def wrap(first: str, text: str, width: int, indent: int) -> list[str]:
-    """`first` then the words of `text`, in lines of at most `width` columns; each further
-    line starts with `indent` spaces (less when the text would get narrower than MIN_TEXT)."""
-    pad = " " * max(0, min(indent, width - MIN_TEXT))
-    lines: list[str] = []
-    line, used, fresh = first, columns(first), True
-    for word in filter(None, text.split(" ")):  # data is one line of single spaces (_text)
-        size, space = columns(word), "" if fresh else " "
-        if used + len(space) + size <= width:
-            line, used, fresh = line + space + word, used + len(space) + size, False
-            continue
-        if not fresh:
-            lines.append(line)
-            line, used = pad, len(pad)
-        while used + size > width:  # longer than a whole line: broken where it must be
-            head, word = _cut(word, width - used)
-            lines.append(line + head)
-            line, used, size = pad, len(pad), columns(word)
-        line, used, fresh = line + word, used + size, False
-    lines.append(line)
-    return [one.rstrip().replace(GLUE, " ") for one in lines]
-
-
-def _glued(figures: str) -> str:
-    """Figures with their signs kept on one line ("0.04 → 0.47 > 0.08" is never broken);
-    only for the report's own figures, never for data (its signs are its own)."""
-    return _SIGNED.sub(GLUE, figures)
 
 
 def _text(value: Any) -> str:
@@ -211,7 +151,7 @@ def _checks_of(entries: Sequence[ScoreEntry], review: Review) -> list[tuple[str,
     for e in lined:
         status = kinds[id(e)]
         first = f"  {status.mark} {e['score']:<{pad}}  "
-        out.append((first, f"{status.word}: {_glued(_text(_against(e)))}", columns(first)))
+        out.append((first, f"{status.word}: {glued(_text(_against(e)))}", columns(first)))
         if why := _why(e, status):
             out.append((" " * columns(first), _text(why), columns(first)))
     for reason, scores in folded.items():
@@ -242,33 +182,24 @@ def _score_changes(change: Any, thresholds: Mapping[str, ThresholdBounds | None]
     for s in change.scores:
         limit = thresholds.get(s.score)
         if s.now is None and s.instead is not None:
-            parts.append(f"{s.score} {_glued(moved_text(s, limit))}")
+            parts.append(f"{s.score} {glued(moved_text(s, limit))}")
             continue
         if s.now is None:
             parts.append(words.COULD_NOT_SCORE.format(score=s.score))
             continue
         figures = f"{before_now(s.now, s.before, limit)}{missed_text(s.now, limit)}"
-        parts.append(f"{s.score} {_glued(figures)}")
+        parts.append(f"{s.score} {glued(figures)}")
     return ", ".join(parts)
-
-
-def _clip(text: str, room: int) -> str:
-    """`text` cut to `room` columns at most, an ellipsis where it was cut: an answer quoted in
-    what broke takes a line or two, however long it was (the page holds it whole)."""
-    if columns(text) <= room:
-        return text
-    head, _ = _cut(text, max(room - 1, 1))
-    return head.rstrip() + "\u2026"
 
 
 def _answer_line(cause: Cause, width: int) -> tuple[str, str, int]:
     """The first row's whole answer, the baseline's then now, each cut to about a line."""
     room = max(width - 12, MIN_TEXT)
-    now = f"\u201c{_clip(_text(cause.answer or ''), room)}\u201d"
+    now = f"\u201c{clip(_text(cause.answer or ''), room)}\u201d"
     who = f"{_text(row_key(cause.rows[0].row))} " if len(cause.rows) > 1 else ""
     if cause.answer_before is None:
         return ("    ", f"{who}said {now}", 6)
-    before = f"\u201c{_clip(_text(cause.answer_before), room)}\u201d"
+    before = f"\u201c{clip(_text(cause.answer_before), room)}\u201d"
     return ("    ", f"{who}said {before} \u2192 now {now}", 6)
 
 
@@ -278,7 +209,7 @@ def _cause_line(cause: Cause) -> str:
     names = ", ".join(_text(row_key(c.row)) for c in cause.rows[:ROWS_SHOWN])
     more = len(cause.rows) - ROWS_SHOWN
     names += words.AND_MORE.format(count=more) if more > 0 else ""
-    what = words.cause_what(cause, lambda t: f"\u201c{_clip(_text(t), 80)}\u201d", _text)
+    what = words.cause_what(cause, lambda t: f"\u201c{clip(_text(t), 80)}\u201d", _text)
     scores = [_text(s) for s in cause.scores]
     return words.cause_line(_count(len(cause.rows), "row"), what, scores, names)
 

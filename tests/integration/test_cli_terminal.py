@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from ground_gate.render.terminal import columns
+from ground_gate.render.terminal_text import columns
 from ground_gate.review.figures import score_cell, threshold_text
 from tests.integration.fake_openai import FakeOpenAI, Reply, error
 from tests.integration.target_app import command, model_and_judge

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from ground_gate.render.terminal import columns, wrap
+from ground_gate.render.terminal_text import columns, wrap
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.review.check_status import check_status, checks_said
 from ground_gate.review.figures import score_cell
