@@ -2,9 +2,8 @@
 
 load the job (config, rows, metrics, baseline; narrowed to a shard with `--shard`)
   -> the datasets' targets answer their rows (answering.py), a Job to a Job
-  -> score every row with the judge, then quote evidence for the rows the report shows
-  -> the run's record -> verdicts and report files (report_files.finish), and what the
-     targets answered (responses.jsonl).
+  -> score every row with the judge -> the record -> the report and its review, made once
+  -> evidence quoted for the rows the review shows -> the report files, responses.jsonl.
 """
 
 from __future__ import annotations
