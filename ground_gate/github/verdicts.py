@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ground_gate.report.types import Report
+from ground_gate.review.check_status import checks_said
 
 
 @dataclass(frozen=True)
@@ -64,15 +65,15 @@ def _whose(report: Report) -> str:
 
 
 def _verdict(report: Report, passed: bool) -> str:
-    gated = [c for c in checks(report) if c.passed is not None]
-    failed = [c for c in gated if c.passed is False]
+    """'passed: 2 of 2 checks passed', 'failed: 1 of 3 checks failed (d0 groundedness: ...)':
+    the count the comment says, in the words of the rule that decided each check."""
     incomplete = incomplete_reason(report)
     if incomplete:
         return f"incomplete run ({incomplete})"
+    said = checks_said(report["scores"])
     if passed:
-        return f"passed, {len(gated)} of {len(gated)} checks met their thresholds"
+        return f"passed: {said}"
+    failed = [c for c in checks(report) if c.passed is False]
     shown = "; ".join(f"{c.dataset} {c.score}: {c.reason}" for c in failed[:3])
     more = f"; and {len(failed) - 3} more" if len(failed) > 3 else ""
-    return f"failed, {len(failed)} of {len(gated)} checks missed their thresholds" + (
-        f" ({shown}{more})" if shown else ""
-    )
+    return f"failed: {said}" + (f" ({shown}{more})" if shown else "")

@@ -127,8 +127,7 @@ def test_container__comment_created_then_updated_from_inside_the_image(
         "report-html": "ground-gate-report/report.html",
         "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
-        "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.50 < min 0.80)",
+        "summary": "ground-gate: failed: 1 of 1 check failed (support-bot rating: 0.50 < min 0.80)",
         "prompt-version": report["judge"]["prompt_version"],
     }
     assert all(r.headers["authorization"] == f"Bearer {OPENAI_KEY}" for r in judge.requests)

@@ -180,8 +180,7 @@ FAILED_ANNOTATION = (
     "support-bot: groundedness 0.62 is not >= 0.8\n"
 )
 FAILED_SUMMARY = (
-    "ground-gate: failed, 1 of 2 checks missed their thresholds "
-    "(support-bot groundedness: 0.62 is not >= 0.8)"
+    "ground-gate: failed: 1 of 2 checks failed (support-bot groundedness: 0.62 is not >= 0.8)"
 )
 FAILED_OUTPUTS = [
     ("passed", "false"),

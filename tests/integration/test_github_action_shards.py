@@ -188,8 +188,7 @@ def test_merge__comments_once_and_gates_once_with_no_judge_call(
     assert Path(env["GITHUB_STEP_SUMMARY"]).read_text() == markdown
     assert outputs(env)["passed"] == "false"
     assert outputs(env)["summary"] == (
-        "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.62 < min 0.80)"
+        "ground-gate: failed: 1 of 1 check failed (support-bot rating: 0.62 < min 0.80)"
     )
     assert result.output.count("::error title=ground-gate%3A support-bot rating::") == 1
 

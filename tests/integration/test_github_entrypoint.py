@@ -82,8 +82,7 @@ def test_entrypoint__creates_then_updates_one_comment(
         "report-html": "ground-gate-report/report.html",
         "report-junit": "ground-gate-report/report.junit.xml",
         "scores": '{"support-bot":{"rating":0.5}}',
-        "summary": "ground-gate: failed, 1 of 1 checks missed their thresholds "
-        "(support-bot rating: 0.50 < min 0.80)",
+        "summary": "ground-gate: failed: 1 of 1 check failed (support-bot rating: 0.50 < min 0.80)",
         "prompt-version": report["judge"]["prompt_version"],
     }
     assert (workspace / "ground-gate-report" / "pr-number.txt").read_text() == "17\n"

@@ -55,22 +55,19 @@ def test_scores_by_dataset__means_in_report_order() -> None:
 
 def test_summary_line__failed() -> None:
     assert summary_line(REPORT, passed=False) == (
-        "ground-gate: failed, 1 of 3 checks missed their thresholds "
-        "(support groundedness: 0.71 is not >= 0.8)"
+        "ground-gate: failed: 1 of 3 checks failed (support groundedness: 0.71 is not >= 0.8)"
     )
 
 
 def test_summary_line__passed() -> None:
     report = {"passed": True, "incomplete": None, "scores": REPORT["scores"][1:]}
-    assert summary_line(report, passed=True) == (
-        "ground-gate: passed, 2 of 2 checks met their thresholds"
-    )
+    assert summary_line(report, passed=True) == ("ground-gate: passed: 2 of 2 checks passed")
 
 
 def test_summary_line__more_than_three_failures_are_counted() -> None:
     scores = [score(f"d{i}", "groundedness", 0.1, False, "0.10 is not >= 0.8") for i in range(5)]
     assert summary_line({"incomplete": None, "scores": scores}, passed=False) == (
-        "ground-gate: failed, 5 of 5 checks missed their thresholds (d0 groundedness: 0.10 is "
+        "ground-gate: failed: 5 of 5 checks failed (d0 groundedness: 0.10 is "
         "not >= 0.8; d1 groundedness: 0.10 is not >= 0.8; d2 groundedness: 0.10 is not >= 0.8; "
         "and 2 more)"
     )
@@ -85,6 +82,6 @@ def test_summary_line__incomplete_run() -> None:
 def test_summary_line__a_shard_says_its_verdict_covers_its_rows_only() -> None:
     report = {**REPORT, "shard": {"index": 2, "count": 4}}
     assert summary_line(report, passed=False) == (
-        "ground-gate: shard 2/4, its rows only: failed, 1 of 3 checks missed their thresholds "
+        "ground-gate: shard 2/4, its rows only: failed: 1 of 3 checks failed "
         "(support groundedness: 0.71 is not >= 0.8)"
     )

@@ -104,7 +104,10 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # publishing to GitHub reads the JSON report only: no evaluation code, and plain values,
     # never the action's Settings
     # the report it is handed is read through its types (report/types.py), never rendered
-    "github": ("report", "leaves.errors", "leaves.capped", "leaves.masking", "leaves.file_reader"),
+    "github": (
+        "report", "review", "leaves.errors", "leaves.capped", "leaves.masking",
+        "leaves.file_reader",
+    ),
     # the `shard` input is parsed as `run --shard` parses it (datasets/shards.py); the event
     # payload is read once, bounded (capped)
     "action_settings": ("config", "datasets", "leaves.errors", "github"),
