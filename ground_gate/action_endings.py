@@ -36,6 +36,7 @@ from ground_gate.github.publish import (
 )
 from ground_gate.github.sticky_comment import Comment, GitHubAPI, Sleep
 from ground_gate.report.types import Report
+from ground_gate.review import words
 
 
 def publish(
@@ -112,14 +113,13 @@ def publish_artifact(
 def refuse_artifact(settings: Settings, why: str, out: TextIO | None = None) -> PublishResult:
     """The pull request run's report was refused (not a report ground-gate writes): say so
     where people look; nothing is posted."""
-    why = f"{why}; nothing was posted"
-    summary = "ground-gate: the pull request run's report was refused; nothing was posted"
+    why = words.NOTHING_POSTED.format(why=why)
+    summary = words.REFUSED_SUMMARY
     ending = Ending(
-        markdown="## ground-gate: nothing published\n\nThe pull request run's report was "
-        f"refused, so no comment was posted:\n\n{fenced(why)}",
-        trim_note="> [!NOTE]\n> Trimmed.",
+        markdown=f"## {words.REFUSED_HEADLINE}\n\n{words.REFUSED}\n\n{fenced(why)}",
+        trim_note=f"> [!NOTE]\n> {words.TRIMMED}",
         outputs={"passed": "false", "summary": summary},
-        comment=Refusal(f"not publishing the pull request run's report: {why}", "failed"),
+        comment=Refusal(words.REFUSED_COMMENT.format(why=why), "failed"),
         said=summary,
     )
     return _write(settings, ending, out, time.sleep)
@@ -131,11 +131,12 @@ def report_error(settings: Settings, message: str, out: TextIO | None = None) ->
     An annotation, a job summary paragraph and the `passed`/`summary` outputs; the caller
     still exits 2. No comment: a PR comment is for verdicts, not for workflow mistakes.
     """
-    message = message.strip() or "an error with no message"
+    message = message.strip() or words.NO_MESSAGE
+    summary = words.ERROR_SUMMARY.format(message=message.splitlines()[0])
     ending = Ending(
-        markdown=f"## ground-gate could not run\n\n{fenced(message)}",
-        trim_note="> [!NOTE]\n> The message was trimmed.",
-        outputs={"passed": "false", "summary": f"ground-gate: error: {message.splitlines()[0]}"},
+        markdown=f"## {words.COULD_NOT_RUN}\n\n{fenced(message)}",
+        trim_note=f"> [!NOTE]\n> {words.MESSAGE_TRIMMED}",
+        outputs={"passed": "false", "summary": summary},
         annotations=(Annotation("error", message),),
     )
     return _write(settings, ending, out, time.sleep)

@@ -32,6 +32,7 @@ from ground_gate.github.sticky_comment import REPORT_DIR, Comment, Sleep, post_c
 from ground_gate.leaves.errors import GitHubError
 from ground_gate.leaves.masking import register
 from ground_gate.report.types import Report
+from ground_gate.review import words
 
 TITLE = "ground-gate"
 
@@ -124,7 +125,7 @@ def write_ending(
     try:
         trimmed = append_step_summary(summary_path, ending.markdown, note=ending.trim_note)
         if trimmed and ending.warn_trimmed:
-            warn("the job summary was trimmed to GitHub's 1 MiB limit")
+            warn(words.SUMMARY_TRIMMED)
         write_outputs(output_path, ending.outputs)
     except GitHubError as exc:  # the verdict stands; the step's log says what is missing
         warn(str(exc))
@@ -199,8 +200,7 @@ def report_ending(
     }
     return Ending(
         markdown=markdown,
-        trim_note=f"> [!NOTE]\n> This report was trimmed to fit the job summary's 1 MiB limit. "
-        f"The full report is `{shown_md}`: upload it as an artifact to keep it.",
+        trim_note="> [!NOTE]\n> " + words.REPORT_TRIMMED.format(path=f"`{shown_md}`"),
         outputs=outputs,
         passed=passed,
         warn_trimmed=True,
@@ -221,7 +221,7 @@ def _failures(report: Report) -> tuple[Annotation, ...]:
     found: list[Annotation] = []
     incomplete = verdicts.incomplete_reason(report)
     if incomplete:
-        found.append(Annotation("error", f"the evaluation did not complete: {incomplete}"))
+        found.append(Annotation("error", words.NOT_COMPLETE.format(reason=incomplete)))
     if "shard" in report:  # its rows alone gate nothing: the merge job annotates, once
         return tuple(found)
     for check in verdicts.failures(report):

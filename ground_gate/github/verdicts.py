@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ground_gate.report.types import Report
+from ground_gate.review import words
 from ground_gate.review.check_status import checks_said
 
 
@@ -61,7 +62,7 @@ def _whose(report: Report) -> str:
     shard = report.get("shard")
     if shard is None:
         return ""
-    return f"shard {shard['index']}/{shard['count']}, its rows only: "
+    return words.SHARD_ONLY.format(index=shard["index"], count=shard["count"])
 
 
 def _verdict(report: Report, passed: bool) -> str:

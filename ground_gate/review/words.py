@@ -401,6 +401,27 @@ def cause_line(count: str, what: str, scores: Sequence[str], rows: str) -> str:
     return f"{count} {what}; {' and '.join(scores)} {verb}: {rows}"
 
 
+# How the action ends, where a reader looks (the job summary, the step's outputs, annotations,
+# the log): action_endings.py and github/.
+NOTHING_POSTED = "{why}; nothing was posted"
+REFUSED_SUMMARY = "ground-gate: the pull request run's report was refused; nothing was posted"
+REFUSED_HEADLINE = "ground-gate: nothing published"
+REFUSED = "The pull request run's report was refused, so no comment was posted:"
+REFUSED_COMMENT = "not publishing the pull request run's report: {why}"
+TRIMMED = "Trimmed."
+MESSAGE_TRIMMED = "The message was trimmed."
+NO_MESSAGE = "an error with no message"
+COULD_NOT_RUN = "ground-gate could not run"
+ERROR_SUMMARY = "ground-gate: error: {message}"
+SUMMARY_TRIMMED = "the job summary was trimmed to GitHub's 1 MiB limit"
+REPORT_TRIMMED = (
+    "This report was trimmed to fit the job summary's 1 MiB limit. The full report is {path}: "
+    "upload it as an artifact to keep it."
+)
+NOT_COMPLETE = "the evaluation did not complete: {reason}"
+SHARD_ONLY = "shard {index}/{count}, its rows only: "
+
+
 # The page's own words (render/html*.py, svg.py, calibration.py): its headings, notes, legends
 # and filters.
 # --- page ---

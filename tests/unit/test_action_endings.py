@@ -26,8 +26,8 @@ REPORT: dict[str, Any] = {
     "passed": False,
     "incomplete": None,
     "scores": [
-        {"dataset": "docs", "score": "groundedness", "mean": 0.5, "passed": False,
-         "reason": "0.50 is not >= 0.8"},
+        {"dataset": "docs", "score": "groundedness", "mean": 0.5, "n_error": 0,
+         "threshold": {"min": 0.8}, "passed": False, "reason": "0.50 is not >= 0.8"},
     ],
     "judge": {"prompt_version": "p1"},
 }  # fmt: skip

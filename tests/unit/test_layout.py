@@ -57,7 +57,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "leaves.file_reader", "leaves.errors", "leaves.exit_codes",
     ),
     # each way the action ends, one function: Settings read here, github/ handed plain values
-    "action_endings": ("github", "report", "action_settings"),
+    "action_endings": ("github", "report", "review", "action_settings"),
     "selfcheck": ("local", "leaves.sentences"),
     # the post step re-renders the run's own report.json with its page's address
     "action_post": (
