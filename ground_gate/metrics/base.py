@@ -71,8 +71,8 @@ class RowSession:
             logprobs=logprobs,
         )
         key = (messages, max_tokens, logprobs, json.dumps(json_schema, sort_keys=True))
-        if key in self.memo:
-            self.usage.cache_hits += 1
+        if key in self.memo:  # asked already for this row: no call, and not the judge's cache
+            # (a reader of "cache hits" under --no-cache would read it as the cache's)
             return self.memo[key]
         try:
             completion = await self.judge.complete(request)

@@ -426,9 +426,9 @@ async def test_row_session__cost_counts_cache_hits_at_their_recorded_cost():
         ]
     )
     session = RowSession(FakeJudge(lambda request: next(replies)), "rating", memo={})
-    for text in ("a", "b", "c", "a"):  # the second "a" is a memo hit: no call, no cost
-        await session.ask("rate", (ChatMessage("user", text),))
-    assert (session.usage.calls, session.usage.cache_hits) == (1, 3)
+    for text in ("a", "b", "c", "a"):  # the second "a" is a memo hit: no call, no cost, and
+        await session.ask("rate", (ChatMessage("user", text),))  # not a hit of the judge's cache
+    assert (session.usage.calls, session.usage.cache_hits) == (1, 2)
     assert (session.cost.calls, session.cost.prompt_tokens, session.cost.unrecorded) == (2, 190, 1)
     assert session.result("ok", {"rating": 1.0}).cost == session.cost
 
