@@ -1,5 +1,4 @@
-"""`ground-gate run`: one straight path from the config to the report files.
-
+"""`ground-gate run`: one straight path from the config to the report files:
 load the job (config, rows, metrics, baseline; narrowed to a shard with `--shard`)
   -> the datasets' targets answer their rows (answering.py), a Job to a Job
   -> score every row with the judge -> the record -> the report and its review, made once
@@ -13,7 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from ground_gate.config.advice import advice
+from ground_gate.config.advice import advice, key_advice
 from ground_gate.config.loader import load_config
 from ground_gate.config.model import Config
 from ground_gate.config.overrides import JudgeOverrides, with_overrides
@@ -311,17 +310,17 @@ def evidence_step(
     return quote_shown
 
 
-def warn_of_advice(job: Job, echo: Echo) -> None:
-    """What `validate` says of a valid config that may still gate the wrong thing (a dataset
-    that asks questions with the answers metric off...), said by `run` too."""
+def warn_of_advice(job: Job, env: Mapping[str, str], echo: Echo) -> None:
+    """`validate`'s warnings (a config that may gate the wrong thing), a judge key not set."""
     asked = {name: any(s.question for s in samples) for name, samples in job.work}
-    for line in advice(job.config, asked):
+    key = key_advice(job.config, env)
+    for line in [*advice(job.config, asked), *([key] if key else [])]:
         echo(f"ground-gate: warning: {job.options.config_path}: {line}")
 
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
     job = answered(load_job(options, env), env, echo)
-    warn_of_advice(job, echo)
+    warn_of_advice(job, env, echo)  # before the judge's first call
     limit = spending_limit(job.config.judge)
     with open_judge(
         job.config.judge,

@@ -71,3 +71,20 @@ def _answers(config: Config, dataset: DatasetConfig, gated: set[str]) -> list[st
 
 def _gates(threshold: Threshold) -> bool:
     return any(bound is not None for bound in (threshold.min, threshold.max, threshold.max_drop))
+
+
+def key_advice(config: Config, env: Mapping[str, str]) -> str | None:
+    """judge.api_key_env named a variable that is not set, for a server a key may be sent to:
+    said before the run starts (the judge's first call would otherwise answer 401, or go out
+    with no key, after the targets were asked). The default variable (OPENAI_API_KEY) unset
+    beside a base_url is a keyless server's ordinary case and says nothing."""
+    judge = config.judge
+    name = judge.api_key_env
+    if judge.provider == "local" or not name or env.get(name):
+        return None
+    if judge.provider == "openai" and judge.base_url and name == "OPENAI_API_KEY":
+        return None
+    return (
+        f"judge.api_key_env: the environment variable {name} is not set, so the judge is "
+        "called with no key"
+    )
