@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ground_gate.config.model import Config, DatasetConfig, Threshold
+from ground_gate.config.providers import judge_defaults
 from ground_gate.config.scores import ANSWER_SCORES, ANSWERED_SIDES, SUBSTANCE
 
 RATING = "rating"
@@ -82,7 +83,11 @@ def key_advice(config: Config, env: Mapping[str, str]) -> str | None:
     name = judge.api_key_env
     if judge.provider == "local" or not name or env.get(name):
         return None
-    if judge.provider == "openai" and judge.base_url and name == "OPENAI_API_KEY":
+    if (
+        judge.provider == "openai"
+        and judge.base_url
+        and name == judge_defaults("openai").api_key_env
+    ):
         return None
     return (
         f"judge.api_key_env: the environment variable {name} is not set, so the judge is "
