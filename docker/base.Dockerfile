@@ -25,6 +25,8 @@ ENV CMAKE_ARGS=${CMAKE_ARGS} \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /build
 COPY pyproject.toml ./
+# pyproject.toml's build backend (setuptools run on a copy of the sources)
+COPY build_backend ./build_backend
 # An empty package with the real dependency list; setuptools comes along so that the action's
 # image can install ground-gate with no index and no build isolation.
 RUN mkdir ground_gate \
