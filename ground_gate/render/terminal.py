@@ -57,17 +57,15 @@ def _text(value: Any) -> str:
     return visible(" ".join(str(value).split()))
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def _head(report: Report, review: Review) -> list[tuple[str, str, int]]:
     """The run in a line: its rows, its judge, and the baseline it was compared with, named as
     the comment names it (baseline_name.py), with a warning when another judge scored it."""
     rows = sum(d["scored"] for d in report["datasets"])
     model = _text(report["judge"].get("model", "?"))
     said = words.RUN_HEAD.format(
-        rows=_count(rows, "row"), datasets=_count(len(report["datasets"]), "dataset"), model=model
+        rows=words.plural(rows, "row"),
+        datasets=words.plural(len(report["datasets"]), "dataset"),
+        model=model,
     )
     name = review.baseline if review.compared else None
     if name is None:
@@ -76,7 +74,7 @@ def _head(report: Report, review: Review) -> list[tuple[str, str, int]]:
     said += words.AGAINST.format(
         where=words.BASELINE_FROM.format(where=where) if where else "",
         when=name.age or f"on {_text(words.moment(report['baseline']['created_at']))}",
-        rows=_count(name.rows, "row"),
+        rows=words.plural(name.rows, "row"),
         status=_text(name.status),
     )
     out = [("", said, 2)]
@@ -156,7 +154,7 @@ def _checks_of(entries: Sequence[ScoreEntry], review: Review) -> list[tuple[str,
             out.append((" " * columns(first), _text(why), columns(first)))
     for reason, scores in folded.items():
         them = reason.replace("this score", "them") if "this score" in reason else reason
-        said = f"{_count(len(scores), 'score')} fail: {_text(them)} ({', '.join(scores)})"
+        said = f"{words.plural(len(scores), 'score')} fail: {_text(them)} ({', '.join(scores)})"
         out.append((f"  {FAIL} ", said, 5))
     return out
 
@@ -168,7 +166,7 @@ def _checks(report: Report, review: Review) -> list[tuple[str, str, int]]:
         name = dataset["name"]
         entries = [e for e in report["scores"] if e["dataset"] == name]
         checked = [e for e in entries if e["passed"] is not None]
-        rows = _count(dataset["rows"], "row")
+        rows = words.plural(dataset["rows"], "row")
         if dataset["scored"] != dataset["rows"]:
             rows = f"{dataset['scored']} of {rows} scored"
         said = review.checks_of[name] if checked else "no check"
@@ -211,7 +209,7 @@ def _cause_line(cause: Cause) -> str:
     names += words.AND_MORE.format(count=more) if more > 0 else ""
     what = words.cause_what(cause, lambda t: f"\u201c{clip(_text(t), 80)}\u201d", _text)
     scores = [_text(s) for s in cause.scores]
-    return words.cause_line(_count(len(cause.rows), "row"), what, scores, names)
+    return words.cause_line(words.plural(len(cause.rows), "row"), what, scores, names)
 
 
 def _broke(report: Report, review: Review, width: int) -> list[tuple[str, str, int]]:
@@ -237,7 +235,7 @@ def _broke(report: Report, review: Review, width: int) -> list[tuple[str, str, i
     if rest:
         rows = sum(len(c.rows) for c in rest)
         more = words.MORE_CAUSES.format(
-            rows=_count(rows, "more row"), causes=_count(len(rest), "other cause")
+            rows=words.plural(rows, "more row"), causes=words.plural(len(rest), "other cause")
         )
         out.append(("  ", f"... {more}", 4))
     if mended:
