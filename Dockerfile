@@ -7,7 +7,7 @@
 #   docker build -f docker/base.Dockerfile -t ground-gate-base .
 #   docker build --build-arg BASE_IMAGE=ground-gate-base -t ground-gate .
 # No secret is ever passed to the build: keys and tokens reach the container at run time only.
-ARG BASE_IMAGE=ghcr.io/ground-gate/ground-gate-base:deps-f2e698f6bb36
+ARG BASE_IMAGE=ghcr.io/ground-gate/ground-gate-base:deps-1ca6ef216482
 FROM ${BASE_IMAGE}
 COPY pyproject.toml README.md /tmp/ground-gate/
 COPY ground_gate /tmp/ground-gate/ground_gate

