@@ -211,8 +211,8 @@ class GroundednessConfig:
     # (metrics/passages.py); None: on with method verdict, off with rating (TruLens reads
     # the whole source)
     focus: bool | None = None
-    # numbers, dates and names of each unit checked one by one against its passages
-    # (metrics/facts.py); method verdict only
+    # numbers, dates and names of each unit checked against its passages where a fill could
+    # change the unit's verdict, one call a unit (metrics/facts.py); method verdict only
     facts: bool = True
 
     @property

@@ -1,4 +1,4 @@
-"""The swapped fact: numbers, dates and names of a sentence checked one by one.
+"""The swapped fact: numbers, dates and names of a sentence checked against the source.
 
 A small judge reading a whole sentence against an article calls "charges to 80% in 20 minutes"
 supported when the article says 60: most of the sentence matches. One fact against the passage
@@ -8,16 +8,20 @@ that states it is a question it can answer. So, per sentence (groundedness's ver
    them ("20 minutes", "80%", "£1.5m", "six"), months and weekdays, and names (a run of
    capitalised words that is not just the sentence's first word). Lower-cased, tokenised text
    works for numbers and dates; it has no capitals to find names by.
-2. A fact the passages the sentence is about already state is "equal": no call.
-3. Any other fact is asked of the judge, on its own: the sentence with the fact blanked out,
-   "which words of the document fill the blank? Other parts of the sentence may be wrong"
+2. A fact the passages the sentence is about already state is "equal": no call. Nor is a
+   fact no fill could find "different" (`could_differ`: a number beside no other quantity, a
+   date beside no word of its calendar), nor any fact of a sentence the verdict already calls
+   contradicted (groundedness.py): the check only raises P(contradicted).
+3. Any other fact is asked of the judge: the sentence with the fact blanked out, "which words
+   of the document fill the blank? Other parts of the sentence may be wrong"
    (`prompts.fill_blank`; told only to fill it, the judge refused a blank in a sentence that
-   disagreed with the document elsewhere: bench/RESULTS.md, "Swapped facts"). An answer
+   disagreed with the document elsewhere: bench/RESULTS.md, "Swapped facts"); several facts of
+   one sentence in one call, as numbered blanks (metrics/blanks.py). An answer
    of the same kind that the passages hold and that differs from the fact is "different": the
    source states another value (the sentence is contradicted, and the source sentence holding
    that value is its evidence); an answer equal to the fact is "equal"; anything else (NOT
-   STATED, another kind of answer, words the source does not hold) is "absent", which leaves
-   the sentence's own verdict to decide.
+   STATED, another kind of answer, words the source does not hold, a reply not read line by
+   line) is "absent", which leaves the sentence's own verdict to decide.
 
 The rules never decide a contradiction alone: a number the passages do not hold may be a sum
 the sentence made, and only the judge can say which passage value, if any, the blank is.
@@ -25,15 +29,14 @@ the sentence made, and only the judge can say which passage value, if any, the b
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ground_gate.judge.base import Completion
 from ground_gate.leaves.sentences import split_sentences
-from ground_gate.metrics import prompts
-from ground_gate.metrics.base import RowSession, together
+from ground_gate.metrics import blanks, prompts
+from ground_gate.metrics.base import RowSession
+from ground_gate.metrics.blanks import FILL_TOKENS, p_stated
 from ground_gate.metrics.passages import GAP, STOPWORDS, content_words, focus, words
 from ground_gate.metrics.quantities import (
     MONTHS,
@@ -45,7 +48,6 @@ from ground_gate.metrics.quantities import (
     resolved,
 )
 
-FILL_TOKENS = 16  # a value, a name or a date: a few words
 _NAME = re.compile(r"[A-Z][\w'\-]*(?:\s+(?:of\s+|the\s+|de\s+|van\s+|von\s+)?[A-Z][\w'\-]*)*")
 _PRONOUN = re.compile(r"I(?:'\w+)?")
 _WORD = re.compile(r"\w+")
@@ -84,15 +86,6 @@ class Fact:
     def written(self) -> str:
         """The fact as the sentence writes it, a number with its sign, scale and unit."""
         return self.quantity.written if self.quantity else self.text
-
-    def blanked(self, sentence: str) -> str:
-        """The sentence with this fact's value replaced by a blank (a number's unit kept)."""
-        return sentence[: self.start] + "___" + sentence[self.end :]
-
-    def blanked_whole(self, sentence: str) -> str:
-        """The sentence with the whole fact blanked, a number's sign, scale and unit too."""
-        end = max(self.end, self.reach)
-        return sentence[: self.lead] + "___" + sentence[end:]
 
 
 @dataclass(frozen=True)
@@ -175,32 +168,69 @@ def stated(fact: Fact, passage: str) -> bool:
     return words(fact.text) <= words(passage)
 
 
-def numbers_in(text: str) -> set[float]:
-    """The values of the numbers `text` writes, in digits or words, as written (no sign, no
-    scale, no unit: "£1.5m" is 1.5)."""
-    return {float(q.number) for q in quantities(text)}
-
-
 async def check(sentence: str, document: str, source: str, session: RowSession) -> list[Checked]:
-    """Every fact of `sentence` the passages it is about do not state as it does, checked
-    against `document` (what the sentence's verdict read) by one judge call each."""
+    """The facts of `sentence` that could be found "different" (`could_differ`) and that the
+    passages it is about do not state as it does, checked against `document` (what the
+    sentence's verdict read): one judge call for one such fact, one call for several
+    (metrics/blanks.py)."""
     passage = focus(sentence, source)
-    asked = [f for f in find(sentence) if not stated(f, passage)]
-    return list(await together(*(_ask(f, sentence, document, passage, session) for f in asked)))
+    asked = [f for f in find(sentence) if not stated(f, passage) and could_differ(f, passage)]
+    if len(asked) > 1:
+        return await _ask_together(asked, sentence, document, passage, session)
+    return [await _ask(f, sentence, document, passage, session) for f in asked]
+
+
+def could_differ(fact: Fact, passage: str) -> bool:
+    """Whether any fill of the blank could read "different" (`read_answer`): a number needs a
+    quantity of `passage` other than its own and not its move ("fell by 40%" beside -40%), a
+    date a word of its calendar; a name may be any words of a passage sentence. A fact no
+    answer can find different changes no verdict: it is not asked."""
+    if fact.kind == "number":
+        measure = fact.measure
+        return measure is not None and any(
+            not measure.same(q) and not _a_move_of(measure, q) for q in quantities(passage)
+        )
+    if fact.kind == "date":
+        return bool(words(passage) & _calendar(fact))
+    return True
+
+
+def _blank(fact: Fact, sentence: str, passage: str) -> tuple[int, int]:
+    """The span of `sentence` a fact's blank takes: a number the passage writes, measured
+    otherwise ("20 minutes" for "20 hours"), with its unit, sign and scale, so the judge reads
+    them off the document; else its value alone (a number's unit kept)."""
+    if _whole(fact, passage):
+        return fact.lead, max(fact.end, fact.reach)
+    return fact.start, fact.end
 
 
 async def _ask(
     fact: Fact, sentence: str, document: str, passage: str, session: RowSession
 ) -> Checked:
-    # a number the passage writes, measured otherwise ("20 minutes" for "20 hours"): the
-    # blank takes its unit, sign and scale too, so the judge reads them off the document
-    blanked = fact.blanked_whole(sentence) if _whole(fact, passage) else fact.blanked(sentence)
+    start, end = _blank(fact, sentence, passage)
     completion = await session.ask(
-        "fact", prompts.fill_blank(document, blanked),
+        "fact", prompts.fill_blank(document, sentence[:start] + "___" + sentence[end:]),
         max_tokens=FILL_TOKENS, logprobs=True,
     )  # fmt: skip
-    answer = " ".join(prompts.strip_tags(completion.text).split()).strip("\"'.` ")
-    return read_answer(fact, answer, passage, _p_stated(completion))
+    first = completion.top_logprobs[0] if completion.top_logprobs else {}
+    return read_answer(fact, _fill(completion.text), passage, p_stated(first) if first else 1.0)
+
+
+async def _ask_together(
+    asked: list[Fact], sentence: str, document: str, passage: str, session: RowSession
+) -> list[Checked]:
+    """Several facts of one sentence in one call; each "absent" when the reply is not read
+    line by line (metrics/blanks.py)."""
+    spans = [_blank(f, sentence, passage) for f in asked]
+    filled = await blanks.fill(session, document, sentence, spans)
+    if not filled:
+        return [Checked(f, "absent") for f in asked]
+    return [read_answer(f, _fill(a), passage, p) for f, (a, p) in zip(asked, filled, strict=True)]
+
+
+def _fill(text: str) -> str:
+    """A fill as the judge wrote it, without tags, quotes or a closing full stop."""
+    return " ".join(prompts.strip_tags(text).split()).strip("\"'.` ")
 
 
 def read_answer(fact: Fact, answer: str, passage: str, p_stated: float = 1.0) -> Checked:
@@ -285,31 +315,19 @@ def _same_kind(fact: Fact, answer: str) -> bool:
     """A date's blank filled by a date of the same calendar; a name's by a name."""
     said = words(answer)
     if fact.kind == "date":
-        calendar = MONTHS if fact.text.lower() in MONTHS else WEEKDAYS
-        return bool(said & calendar)
+        return bool(said & _calendar(fact))
     return bool(_NAME.search(answer)) and len(said) <= 6
+
+
+def _calendar(fact: Fact) -> frozenset[str]:
+    """The words of a date's calendar: the months, or the weekdays."""
+    return MONTHS if fact.text.lower() in MONTHS else WEEKDAYS
 
 
 def _sentence_holding(passage: str, holds: Callable[[str], bool]) -> str | None:
     """The first sentence of `passage` that `holds` the judge's answer: the evidence."""
     sentences = split_sentences(passage.replace(GAP.strip(), " "))
     return next((s for s in sentences if holds(s)), None)
-
-
-def _p_stated(completion: Completion) -> float:
-    """P(the judge's first word is not "NOT STATED" or the like): how sure it is that the
-    passage gives the blank a value. 1.0 without log-probabilities."""
-    if not completion.top_logprobs:
-        return 1.0
-    first = completion.top_logprobs[0]
-    total = sum(math.exp(lp) for lp in first.values())
-    if total <= 0:
-        return 1.0
-    silent = sum(
-        math.exp(lp) for token, lp in first.items()
-        if token.strip().lower() in ("not", "no", "none", "n", "unknown", "nothing")
-    )  # fmt: skip
-    return max(0.0, min(1.0, 1 - silent / total))
 
 
 @dataclass(frozen=True)

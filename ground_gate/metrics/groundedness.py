@@ -170,7 +170,9 @@ class Groundedness:
             session, document, len(text), ask, key=lambda d: 2 * d["yes"] + d["no"]
         )
         swapped = None
-        if self.config.check_facts:
+        # the check only raises P(contradicted): a sentence the verdict already calls
+        # contradicted stays so whatever a fact's fill says, so its facts are not asked
+        if self.config.check_facts and _winner(p) != "no":
             chunks = chunk_document(document, session.judge.context_tokens, len(text))
             checked = await facts.check(text, chunks[chunk_index], sample.source_text, session)
             swapped = facts.swapped(checked)
@@ -182,7 +184,7 @@ class Groundedness:
             "p_absent": round(p["unknown"], 4),
             "chunk": chunk_index,
         }
-        verdict = VERDICT_WORDS[max(VERDICT_ANSWERS, key=lambda a: p[a])]
+        verdict = VERDICT_WORDS[_winner(p)]
         evidence = None
         if swapped is not None and verdict == VERDICT_WORDS["no"]:  # said where it decided
             detail[SWAPPED_FACT] = swapped.said
@@ -259,6 +261,11 @@ async def _silent(text: str) -> UnitResult:
 
 def _declining(text: str, p_informs: float) -> UnitResult:
     return UnitResult(text, None, DECLINES, detail={"p_informs": round(p_informs, 4)})
+
+
+def _winner(p: dict[str, float]) -> str:
+    """The verdict's answer: the likeliest, the first of VERDICT_ANSWERS on a tie."""
+    return max(VERDICT_ANSWERS, key=lambda a: p[a])
 
 
 def _at_least_contradicted(p: dict[str, float], floor: float) -> dict[str, float]:

@@ -109,6 +109,21 @@ def fill_blank(document: str, blanked: str) -> tuple[ChatMessage, ...]:
     )
 
 
+def fill_blanks(document: str, numbered: str, count: int) -> tuple[ChatMessage, ...]:
+    """Several facts of one sentence checked in one call (metrics/blanks.py): the sentence
+    with each fact blanked and numbered, one numbered line of fill per blank."""
+    lines = "\n".join(f"{n}: ..." for n in range(1, count + 1))
+    return _judge_unit(
+        document,
+        "Which words of the document fill each numbered blank (___(1), ___(2), ...) in the "
+        "sentence below? Other parts of the sentence may be wrong: read each blank's value off "
+        "the document. If the document gives no value for a blank, answer NOT STATED for it.",
+        "sentence",
+        numbered,
+        f"Answer with one line per blank, in this form, the words that fill it only:\n{lines}",
+    )
+
+
 def quote_evidence(document: str, sentence: str) -> tuple[ChatMessage, ...]:
     return _judge_unit(
         document,

@@ -350,12 +350,15 @@ async def test_groundedness__one_quantity_spelled_two_ways_costs_no_call(source,
 
 
 @pytest.mark.parametrize(("source", "response", "answer"), MOVES)
-async def test_groundedness__a_fall_by_the_source_s_minus_is_asked_and_no_swap(
+async def test_groundedness__a_fall_by_the_source_s_minus_is_no_swap_and_not_asked(
     source, response, answer
 ):
+    # asked only where the source holds another quantity (2024): the fall signed is none
     purposes: list[str] = []
     result = await judged(response, fills_source(answer, purposes), source)
-    assert purposes == ["verdict", "fact"]  # no minus written: not the source's value as said
+    assert purposes == (["verdict", "fact"] if "2024" in source else ["verdict"])
+    fact = find(response)[0]
+    assert read_answer(fact, answer, source).verdict != "different"
     assert result.units[0].verdict == "supported"
     assert SWAPPED_FACT not in result.units[0].detail
 
