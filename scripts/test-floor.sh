@@ -3,6 +3,8 @@
 # dependencies installed at exactly X in a venv of its own (.venv-floor), ground-gate itself
 # from this checkout. A floor that no longer holds (an API the code uses that came later)
 # fails here, not in a user's environment that pins an older release.
+#   scripts/test-floor.sh            install the floors (if need be) and run the unit tests
+#   scripts/test-floor.sh --install  install only (scripts/test.sh does it while lint runs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,5 +25,6 @@ for dep in deps:
 PY
 )
 # shellcheck disable=SC2086
-"${pip[@]}" install --only-binary :all: $floors pytest pytest-asyncio hypothesis
-PYTHONPATH="$PWD" "$venv/bin/python" -m pytest -q -p no:cacheprovider tests/unit
+"${pip[@]}" install --only-binary :all: $floors pytest pytest-asyncio hypothesis pytest-xdist
+[ "${1:-}" != --install ] || exit 0
+PYTHONPATH="$PWD" "$venv/bin/python" -m pytest -q -p no:cacheprovider -n 2 tests/unit

@@ -1,20 +1,55 @@
 #!/usr/bin/env bash
 # Quick start, part 2: set up with the test tools and run lint, type checks and every test,
-# the end-to-end tests with the real local model included.
+# the end-to-end tests with the real local model included (docs/testing.md).
+#   scripts/test.sh [PYTEST_ARGS]          everything, as CI runs it
+#   scripts/test.sh --fast [PYTEST_ARGS]   the inner loop: lint, types and every test but the
+#                                          real model's (pytest -m "not e2e"), no floor run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+fast=0
+if [ "${1:-}" = --fast ]; then
+  fast=1
+  shift
+fi
+
 scripts/setup.sh local,dev
-# the e2e tests judge with the 1.5B model; the local-server test uses the 0.5B one
-.venv/bin/ground-gate models pull qwen2.5-coder-1.5b >/dev/null
-.venv/bin/ground-gate models pull qwen2.5-coder-0.5b >/dev/null
+if [ "$fast" = 0 ]; then
+  # the e2e tests judge with the 1.5B model; the logits and local-server tests use the 0.5B
+  .venv/bin/ground-gate models pull qwen2.5-coder-1.5b >/dev/null
+  .venv/bin/ground-gate models pull qwen2.5-coder-0.5b >/dev/null
+  # the floor's venv installs while lint and the tests run; its unit tests run at the end
+  floor_log=$(mktemp)
+  scripts/test-floor.sh --install >"$floor_log" 2>&1 &
+  floor_install=$!
+  # a failure before the floor's turn leaves no install running behind
+  trap 'wait "$floor_install" 2>/dev/null; rm -f "$floor_log"' EXIT
+fi
 
 .venv/bin/ruff check ground_gate tests bench
 .venv/bin/ruff format --check ground_gate tests bench
 .venv/bin/mypy ground_gate
 [ ! -x scripts/lint.sh ] || scripts/lint.sh
-.venv/bin/pytest -q -p no:cacheprovider "$@"
+# Every test but the real model's on 4 pytest-xdist workers: most integration tests wait (on a
+# subprocess, a timeout, a browser), so even 2 cores gain from more workers than cores. Then
+# the e2e tests alone, in one process: llama.cpp takes every core and one server serves them.
+pytest=(.venv/bin/pytest -q -p no:cacheprovider)
+if [ "$fast" = 1 ]; then
+  exec "${pytest[@]}" -n 4 -m "not e2e" "$@"
+fi
+if [ $# -gt 0 ]; then
+  "${pytest[@]}" "$@"
+else
+  "${pytest[@]}" -n 4 -m "not e2e"
+  "${pytest[@]}" -m e2e
+fi
 # the unit tests again on the lowest versions pyproject.toml allows (about a minute)
+if ! wait "$floor_install"; then
+  cat "$floor_log" >&2
+  echo "test.sh: installing the floor versions failed" >&2
+  exit 1
+fi
+cat "$floor_log"
 scripts/test-floor.sh
 # The action's images, built and run as GitHub runs them: about 5-12 minutes for the first
 # build on 2 cores (llama.cpp compiles in the base image), seconds after that. Asked for with

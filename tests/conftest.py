@@ -66,13 +66,21 @@ def _tree() -> set[str] | None:
     return {line for line in done.stdout.splitlines() if "__pycache__/" not in line}
 
 
+def _worker(session: pytest.Session) -> bool:
+    """A pytest-xdist worker: the controller, which outlives every worker, checks the tree."""
+    return hasattr(session.config, "workerinput")
+
+
 def pytest_sessionstart(session: pytest.Session) -> None:
     global _tree_before
-    _tree_before = _tree()
+    if not _worker(session):
+        _tree_before = _tree()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """A test that wrote into the checkout (a cache, a report, a screenshot) fails the run."""
+    if _worker(session):
+        return
     after = _tree()
     if _tree_before is None or after is None or after == _tree_before:
         return

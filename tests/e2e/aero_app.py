@@ -4,8 +4,8 @@ stdin, one answer a line on stdout), in the ways an app's change can make it say
 Modes (argv[1]):
 - `honest`: answers each question its documentation answers with the passage's first sentence,
   and says the documentation does not say where the row's documentation cannot answer;
-- `declines`: as honest, but declines every answerable question after the first two (8 of the
-  demo's 10), in the phrasings of a prompt change gone wrong;
+- `declines`: as honest, but declines every answerable question after the first two, in the
+  phrasings of a prompt change gone wrong, taken in turn;
 - `nothing`: as honest for the first two rows, then answers with no word at all (emoji,
   punctuation, an empty list).
 """

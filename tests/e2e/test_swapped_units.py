@@ -8,17 +8,16 @@ Groundedness only, one sentence a row: a verdict call, and a fact call where a p
 from __future__ import annotations
 
 import json
-import os
 from typing import Any
 
 import pytest
 
 from ground_gate.commands.run import RunOptions, execute
 from ground_gate.stages.report_files import ReportFiles
+from tests.e2e.conftest import MODEL, Lending
 
 pytestmark = pytest.mark.e2e
 
-MODEL = os.environ.get("GROUND_GATE_E2E_MODEL", "qwen2.5-coder-1.5b")
 X200 = (
     "The X200 laptop weighs 1.2 kg and has a 14-inch display. Its 56 Wh battery lasts up to 10 "
     "hours of video playback. With the included 65 W adapter it charges to 80% in 60 minutes. "
@@ -49,7 +48,7 @@ ROWS = [
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory: pytest.TempPathFactory) -> Any:
+def report(tmp_path_factory: pytest.TempPathFactory, judge_server: Lending) -> Any:
     root = tmp_path_factory.mktemp("swapped-units")
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in ROWS), "utf-8")
     (root / "gate.yml").write_text(
@@ -65,7 +64,8 @@ thresholds:
         encoding="utf-8",
     )
     files = ReportFiles(json=root / "report.json")
-    result = execute(RunOptions(config_path=root / "gate.yml", files=files), {}, lambda _: None)
+    with judge_server.lent():
+        result = execute(RunOptions(config_path=root / "gate.yml", files=files), {}, lambda _: None)
     assert result.report["incomplete"] is None
     return result.report
 
@@ -86,6 +86,8 @@ def _unit(report: Any, row_id: str) -> Any:
 def test_e2e__a_unit_or_scale_swap_reads_contradicted_with_the_source_s_quantity(
     report: Any, row_id: str, said: str
 ) -> None:
+    """Property: the source's digits with another unit or scale are another fact: the judge,
+    asked the quantity blanked out, makes the sentence contradicted, saying both."""
     unit = _unit(report, row_id)
     assert unit["verdict"] == "contradicted", unit
     assert unit["detail"]["swapped_fact"] == said, unit
@@ -94,6 +96,8 @@ def test_e2e__a_unit_or_scale_swap_reads_contradicted_with_the_source_s_quantity
 def test_e2e__the_same_quantity_spelled_otherwise_stays_supported_with_no_fact_asked(
     report: Any,
 ) -> None:
+    """Property: the same quantity in other words (£1.5 million for £1.5m) is the same fact: no
+    fact call, and the judge's verdict supported."""
     unit = _unit(report, "grounded-scale-spelled-auction")
     assert unit["verdict"] == "supported", unit
     row = next(r for r in report["rows"] if r["id"] == "grounded-scale-spelled-auction")
