@@ -2,10 +2,22 @@
 # Build the action's images from this checkout and test them as GitHub's runner runs them:
 # docker/base.Dockerfile (dependencies, llama.cpp compiled), then ./Dockerfile on top of it
 # (the action's image, which compiles nothing), then tests/container/ against the images.
-# Exits 0 with "skipped" only when no Docker daemon is reachable; any other failure fails.
+# Exits 0 with "skipped" only when no Docker daemon is reachable (or, with --if-built, no base
+# image is built for this checkout's dependencies); any other failure fails.
+#   --if-built                  the fast path for every test run (scripts/test.sh): run only when
+#                               the base image for these dependencies is already built, tagged
+#                               ground-gate-base:<python3 docker/base_tag.py>, so that nothing
+#                               compiles (the action's image builds in seconds on top of it)
 #   TEST_CONTAINER_TIMES=FILE   append build times (seconds) as JSON lines to FILE
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if_built=0
+case "${1:-}" in
+  "") ;;
+  --if-built) if_built=1 ;;
+  *) echo "usage: scripts/test-container.sh [--if-built]" >&2; exit 2 ;;
+esac
 
 if ! docker info >/dev/null 2>&1; then
   echo "test-container: skipped: no Docker daemon is reachable (on a development machine: bash ../shared/docker/setup.sh)"
@@ -14,7 +26,14 @@ fi
 
 base=ground-gate-base:test
 image=ground-gate:test
+# the base built for exactly these dependencies (docker/base.Dockerfile, pyproject.toml)
+built_base=ground-gate-base:$(python3 docker/base_tag.py)
 times=${TEST_CONTAINER_TIMES:-}
+
+if [ "$if_built" = 1 ] && ! docker image inspect "$built_base" >/dev/null 2>&1; then
+  echo "test-container: skipped: no $built_base built yet (llama.cpp compiles in it, 5-14 minutes on 2 cores: run scripts/test-container.sh once)"
+  exit 0
+fi
 
 build() {  # build NAME ARGS...: docker build, timed
   local name=$1 started elapsed
@@ -32,8 +51,14 @@ build() {  # build NAME ARGS...: docker build, timed
 }
 
 # The pull request's own images, never the published ones: the base from this checkout's
-# docker/base.Dockerfile, the action's image on top of it.
-build base -f docker/base.Dockerfile -t "$base" .
+# docker/base.Dockerfile (with --if-built, the one already built from it: its tag is the
+# digest of what it is built from), the action's image on top of it.
+if [ "$if_built" = 1 ]; then
+  base=$built_base
+  echo "test-container: the base image $base is built already" >&2
+else
+  build base -f docker/base.Dockerfile -t "$base" -t "$built_base" .
+fi
 build action --build-arg "BASE_IMAGE=$base" -t "$image" .
 docker image ls --format '{{.Repository}}:{{.Tag}} {{.Size}}' "ground-gate*" >&2
 
