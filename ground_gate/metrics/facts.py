@@ -333,7 +333,8 @@ def _sentence_holding(passage: str, holds: Callable[[str], bool]) -> str | None:
 @dataclass(frozen=True)
 class Swapped:
     """The facts of a unit its passages state otherwise: how sure the judge is (the surest
-    one's p_stated), in words, and the source sentences holding the other values."""
+    one's p_stated), every one in words, and the source sentence holding the surest one's
+    value: one passage of the source, which the page highlights where it stands."""
 
     p_stated: float
     said: str
@@ -345,9 +346,5 @@ def swapped(checked: Sequence[Checked]) -> Swapped | None:
     different = [c for c in checked if c.verdict == "different"]
     if not different:
         return None
-    evidence = dict.fromkeys(c.evidence for c in different)  # in order, each sentence once
-    return Swapped(
-        max(c.p_stated for c in different),
-        "; ".join(c.said() for c in different),
-        " ".join(evidence),
-    )
+    surest = max(different, key=lambda c: c.p_stated)  # the first of equals
+    return Swapped(surest.p_stated, "; ".join(c.said() for c in different), surest.evidence)

@@ -149,6 +149,21 @@ def test_swapped__every_different_fact_said_the_surest_decides():
     assert swapped([read_answer(twenty, "NOT STATED", SOURCE)]) is None
 
 
+def test_swapped__values_in_two_sentences_quote_the_surest_ones_sentence_a_passage_of_the_source():
+    source = "It costs 899 euros. The X200 laptop weighs 1.2 kg."
+    _, price, weight = find("The X200 costs 2,499 dollars and weighs 3 kg.")  # name, numbers
+    for p_price, p_weight, wanted in ((0.9, 0.6, "It costs 899 euros."),
+                                      (0.6, 0.9, "The X200 laptop weighs 1.2 kg.")):  # fmt: skip
+        both = swapped(
+            [
+                read_answer(price, "899", source, p_price),
+                read_answer(weight, "1.2", source, p_weight),
+            ]
+        )
+        assert both is not None and both.evidence == wanted and wanted in source
+        assert "the source says 899 euros" in both.said and "the source says 1.2 kg" in both.said
+
+
 def fills(minutes: str, p_stated: float = 0.85, verdict: dict[str, float] | None = None):
     """A judge that calls every sentence mostly not in the source (as the small judge did for
     the demo's charging time), and fills a blank of minutes with `minutes`."""
