@@ -36,9 +36,14 @@ def bootstrap_bounds(
 
     Given paired differences (now - before, one per row), this is the paired bootstrap of the
     mean difference: rows are resampled with their pairing kept.
+
+    The values are sorted first, so each bound is a function of the values alone (not of
+    their order) and never falls when a value rises: verdict/settling.py relies on both to
+    find the reach of a bound over the values rows not judged yet may take.
     """
     if len(values) == 1:
         return (values[0], values[0])
+    values = sorted(values)
     rng = random.Random(seed)
     n = len(values)
     means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(resamples))

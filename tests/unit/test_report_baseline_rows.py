@@ -191,7 +191,7 @@ def test_render_markdown__the_reviewers_pull_request_reads_true():
     # the drop, which the cell cannot say, said once below it; the bound the cell says, not
     assert (
         "- \u274c **news** groundedness: 0.9082 \u2192 0.8535, 0.055 worse than the baseline "
-        "over the 160 rows in both runs: more than max\\_drop 0.02, and at least 0.040 worse at "
+        "over the 160 rows in both runs: more than max\\_drop 0.02, and at least 0.039 worse at "
         "95% confidence\n"
     ) in markdown
     assert "hallucination: 0.101" not in markdown and "**news** hallucination" not in markdown

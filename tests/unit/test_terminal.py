@@ -97,7 +97,7 @@ def test_terminal__nothing_cut_every_line_within_the_width(width):
     # the invented sentence and the failing checks' figures, whole
     assert "\u201cEvery order includes a free gift card.\u201d" in whole
     assert "hallucination fail: 0.062 \u2192 0.101 > 0.10" in whole
-    assert "more than max_drop 0.02, and at least 0.040 worse at 95% confidence" in whole
+    assert "more than max_drop 0.02, and at least 0.039 worse at 95% confidence" in whole
 
 
 def test_terminal__a_failing_check_reads_whole_at_80_its_drop_reason_beneath():
@@ -106,7 +106,7 @@ def test_terminal__a_failing_check_reads_whole_at_80_its_drop_reason_beneath():
     assert lines[at + 1 : at + 7] == [
         "  \u274c groundedness   fail: 0.9082 \u2192 0.8535 (\u2265 0.75, drop \u2264 0.02)",
         "                    0.055 worse than the baseline over the 160 rows in both",
-        "                    runs: more than max_drop 0.02, and at least 0.040 worse at",
+        "                    runs: more than max_drop 0.02, and at least 0.039 worse at",
         "                    95% confidence",
         "  \u274c hallucination  fail: 0.062 \u2192 0.101 > 0.10",
         "  \u2705 contradiction  pass: 0.03 \u2192 0.05 (\u2264 0.20)",
