@@ -16,6 +16,7 @@ from ground_gate import __version__
 from ground_gate.config.model import Threshold
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.leaves.usage import Usage
+from ground_gate.report.reuse_entries import add_reuse
 from ground_gate.report.schema import SCHEMA_VERSION
 from ground_gate.report.types import (
     BaselineEntry,
@@ -329,6 +330,7 @@ def build_report(record: RunRecord, gate: GateResult) -> Report:
         report["not_run"] = [
             {"dataset": dataset, "id": row_id} for dataset, row_id in record.not_run
         ]
+    add_reuse(report, record.reuse)
     if record.budget is not None:
         report["budget"] = budget_entry(record.budget)
     if record.targets:

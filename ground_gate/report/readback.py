@@ -15,6 +15,7 @@ from ground_gate.config.scores import METRIC_OF_SCORE
 from ground_gate.leaves.provenance import Source
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.leaves.usage import Usage
+from ground_gate.report.reuse_entries import reuse_of
 from ground_gate.report.types import MetricEntry, Report, RowEntry, UnitEntry, UsageCounts
 from ground_gate.verdict.dataset_scores import RowScores, row_scores
 from ground_gate.verdict.record import (
@@ -196,6 +197,7 @@ def record_of(report: Report) -> RunRecord:
         created_at=datetime.fromisoformat(report["created_at"]),
         targets=tuple(dict(t) for t in report.get("targets", ())),
         source=_source(report),
+        reuse=reuse_of(report),
     )
 
 

@@ -195,6 +195,8 @@ class RowEntry(TypedDict):
     metrics: dict[str, MetricEntry]  # metric name -> result
     addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
     hidden_text: NotRequired[list[HiddenEntry]]  # no reader sees it: taken out before judging
+    key: NotRequired[str]  # "sha256:<hex>" of what its verdicts depend on (stages/reuse.py)
+    reused: NotRequired[bool]  # true: its verdicts were taken from the baseline, not judged
     position: NotRequired[int]  # in a shard's report: the row's place among its dataset's rows
     text: NotRequired[RowText]  # added later in version 1: absent from older reports
     baseline: NotRequired[RowBaseline]  # with a baseline holding the row (report.baseline)
@@ -268,6 +270,29 @@ class TargetEntry(TypedDict):
     stopped: str | None
 
 
+class VerdictKey(TypedDict):
+    """The run's parts of every row's key (stages/reuse.py KeyParts)."""
+
+    judge: str
+    prompts: str
+    method: str
+    scorer: str
+
+
+class ReuseEntry(TypedDict):
+    """With a baseline: how many rows' verdicts were taken from it, and why none was."""
+
+    rows: int
+    none_because: str | None
+
+
+class SettledEntry(TypedDict):
+    """Judging stopped once no row left could change any check's decision."""
+
+    judged: int  # rows judged in this run (not reused)
+    not_judged: list[RowRef]
+
+
 class Report(TypedDict):
     schema_version: int
     tool: ToolInfo
@@ -286,6 +311,9 @@ class Report(TypedDict):
     evidence: NotRequired[EvidenceSummary]
     usage: UsageSummary
     seconds: float
+    verdict_key: NotRequired[VerdictKey]  # added later in version 1 (issue 45)
+    reuse: NotRequired[ReuseEntry]  # only when the run was given a baseline
+    settled: NotRequired[SettledEntry]  # only when judging stopped with the decision settled
     not_run: NotRequired[list[RowRef]]  # rows selected but not scored (an incomplete run)
     budget: NotRequired[BudgetEntry]  # only when the config sets judge.budget
     targets: NotRequired[list[TargetEntry]]  # only when a dataset has a target

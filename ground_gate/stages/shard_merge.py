@@ -22,7 +22,7 @@ from ground_gate.leaves.errors import MergeError
 from ground_gate.leaves.results import RowResult
 from ground_gate.leaves.usage import Usage
 from ground_gate.stages.target_record import merged_targets
-from ground_gate.verdict.record import RowKey, RunRecord, ShardPlace
+from ground_gate.verdict.record import ReuseRecord, RowKey, RunRecord, ShardPlace
 
 MISSING_LISTED = 10  # missing shards named in the message; the rest are counted
 
@@ -79,6 +79,7 @@ def merge_records(
         texts={key: text for s in shards for key, text in s.record.texts.items()},
         created_at=None,
         targets=merged_targets([(s.name, s.record.targets) for s in shards]),
+        reuse=_reuse(shards),
     )
 
 
@@ -161,6 +162,29 @@ def _check_alike(shards: Sequence[ShardRecord]) -> None:
     _same(shards, "the on_error", lambda s: s.record.on_error)
     _same(shards, "the score list (dataset, score, threshold)", _score_keys)
     _same(shards, "the datasets with a target", lambda s: [t["dataset"] for t in s.record.targets])
+    _same(shards, "the verdict key (judge file, prompts, method, scorer)", _key_parts)
+
+
+def _key_parts(shard: ShardRecord) -> Mapping[str, str] | None:
+    reuse = shard.record.reuse
+    return dict(reuse.parts) if reuse is not None else None
+
+
+def _reuse(shards: Sequence[ShardRecord]) -> ReuseRecord | None:
+    """The shards' keys and reused rows together (a shard never stops early: the decision
+    is the merged run's, so none has rows it did not judge)."""
+    records = [s.record.reuse for s in shards if s.record.reuse is not None]
+    if len(records) != len(shards):
+        return None  # shards written before keys were: _check_alike let none or all through
+    first = records[0]
+    return replace(
+        first,
+        keys={key: value for r in records for key, value in r.keys.items()},
+        reused=frozenset().union(*(r.reused for r in records)),
+        none_because=next((r.none_because for r in records if r.none_because), None),
+        not_judged=tuple(key for r in records for key in r.not_judged),
+        judged=sum(r.judged for r in records),
+    )
 
 
 def _judge_identity(shard: ShardRecord) -> list[Any]:

@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
-from ground_gate.config.model import Prices, Threshold
+from ground_gate.config.model import Config, Prices, Threshold
 from ground_gate.leaves.provenance import Source
 from ground_gate.leaves.results import RowResult
 from ground_gate.leaves.usage import Usage
@@ -34,6 +35,16 @@ class ConfigIdentity:
     digest: str
     resolved: str | None = None
     scoring: str | None = None
+
+    @classmethod
+    def of(cls, path: Path, config: Config) -> ConfigIdentity:
+        """`config`'s identity, read from `path`."""
+        return cls(
+            path=str(path),
+            digest=f"sha256:{config.digest}",
+            resolved=f"sha256:{config.resolved_digest}" if config.resolved_digest else None,
+            scoring=f"sha256:{config.scoring_digest}" if config.scoring_digest else None,
+        )
 
 
 @dataclass(frozen=True)
@@ -78,6 +89,24 @@ class BudgetRecord:
 
 
 @dataclass(frozen=True)
+class ReuseRecord:
+    """What a run's verdicts depend on, and what it took from its baseline (stages/reuse.py).
+
+    parts: the run's parts of every key (judge, prompts, method, scorer); keys: each row's;
+    reused: the rows whose verdicts came from the baseline; asked: a baseline was given;
+    none_because: why none was reused; not_judged: the rows judging stopped before, the
+    decision settled (verdict/settling.py); judged: the rows judged in this run."""
+
+    parts: Mapping[str, str]
+    keys: Mapping[RowKey, str]
+    reused: frozenset[RowKey] = frozenset()
+    asked: bool = False
+    none_because: str | None = None
+    not_judged: tuple[RowKey, ...] = ()
+    judged: int = 0
+
+
+@dataclass(frozen=True)
 class RunRecord:
     """A run, as its reports tell it. `rows` are in the report's order; `positions` (a
     shard's) place each row among its dataset's rows before sharding; `costs` are US dollars
@@ -107,6 +136,7 @@ class RunRecord:
     # spent and the rows it failed, apart from the judge's; empty when none has a target
     targets: tuple[Mapping[str, Any], ...] = ()
     source: Source | None = None  # where the run was made (a merge: its first shard's)
+    reuse: ReuseRecord | None = None  # None: a report from before verdict keys were kept
 
     @property
     def dataset_names(self) -> list[str]:

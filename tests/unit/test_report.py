@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from ground_gate.commands.run import budget_record
 from ground_gate.config.model import Budget, Prices, Threshold
 from ground_gate.judge.budget import BudgetExceededError, SpendingLimit
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
@@ -24,17 +23,21 @@ from ground_gate.report.types import (
     EvidenceSummary,
     MetricEntry,
     Report,
+    ReuseEntry,
     RowEntry,
     RowText,
     ScoreEntry,
+    SettledEntry,
     ShardEntry,
     ThresholdBounds,
     ToolInfo,
     UnitEntry,
     UsageCounts,
     UsageSummary,
+    VerdictKey,
 )
 from ground_gate.review.baseline_rows import compare_rows
+from ground_gate.stages.spending import budget_record
 from ground_gate.verdict.dataset_scores import summarise
 from ground_gate.verdict.gate import evaluate
 from ground_gate.verdict.record import costs_at
@@ -231,6 +234,9 @@ def test_report_schema__every_report_the_tests_build_is_checked(report_schema, m
         (ShardEntry, ("properties", "shard")),
         (EvidenceSummary, ("properties", "evidence")),
         (UsageSummary, ("properties", "usage")),
+        (VerdictKey, ("properties", "verdict_key")),
+        (ReuseEntry, ("properties", "reuse")),
+        (SettledEntry, ("properties", "settled")),
         (DatasetEntry, ("$defs", "dataset")),
         (ThresholdBounds, ("$defs", "threshold")),
         (ScoreEntry, ("$defs", "score")),

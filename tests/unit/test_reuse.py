@@ -1,0 +1,149 @@
+"""Reuse never takes a row whose key differs in any part: over generated rows, each kept or
+changed in one field (source, question, answer, what is cut or hidden, the other reading)
+and a run changed in one part of its key or none, the baseline's verdicts are taken exactly
+for the rows with nothing changed, as the baseline gave them, and for none when a part of
+the run differs, saying which."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ground_gate.datasets import Sample
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
+from ground_gate.leaves.usage import Usage
+from ground_gate.report.json_report import metric_entry
+from ground_gate.report.types import Report, RowEntry
+from ground_gate.stages.reuse import PART_WORDS, KeyParts, keys_of, reuse_from
+
+PARTS = KeyParts(judge="sha256:j", prompts="7", method="sha256:m", scorer="0.1.0")
+# every field of a row its verdicts depend on
+FIELDS = (
+    "sources",
+    "response",
+    "question",
+    "answerable",
+    "reference",
+    "addressed",
+    "hidden",
+    "uncertain_kept",
+)
+TEXT = st.text(min_size=0, max_size=12)  # any code point: keys must tell every one apart
+
+
+@st.composite
+def sample(draw: st.DrawFn, row_id: str) -> Sample:
+    return Sample(
+        id=row_id,
+        sources=tuple(draw(st.lists(TEXT, min_size=1, max_size=2))),
+        response=draw(TEXT),
+        question=draw(st.none() | TEXT),
+        answerable=draw(st.sampled_from([None, True, False])),
+    )
+
+
+def _changed(draw: st.DrawFn, row: Sample) -> Sample:
+    """`row` changed in exactly one field a verdict depends on (never to the same value)."""
+    field = draw(st.sampled_from(FIELDS))
+    if field == "sources":
+        new: Any = draw(st.lists(TEXT, min_size=1, max_size=2).map(tuple))
+    elif field in ("response", "question"):
+        new = draw(TEXT)
+    elif field == "answerable":
+        new = draw(st.sampled_from([None, True, False]))
+    elif field == "reference":
+        new = (draw(TEXT),)
+    elif field == "addressed":
+        new = (("response", draw(TEXT)),)
+    elif field == "hidden":
+        new = (("source", "hidden HTML", draw(TEXT)),)
+    else:
+        new = replace(row, response=row.response + draw(st.text(min_size=1, max_size=3)))
+    if getattr(row, field) == new:
+        return _changed(draw, row)
+    return replace(row, **{field: new})
+
+
+def _entry(dataset: str, row: Sample, key: str, error: bool) -> RowEntry:
+    unit = UnitResult(row.response, 0.5, "supported", None, {})
+    metric = (
+        MetricResult("groundedness", "error", error="judge unreachable")
+        if error
+        else MetricResult(
+            "groundedness", "ok", {"groundedness": 0.5}, (unit,), usage=Usage(calls=3)
+        )
+    )
+    return {
+        "dataset": dataset,
+        "id": row.id,
+        "seconds": 4.5,
+        "failing": [],
+        "metrics": {"groundedness": metric_entry(metric)},
+        "key": key,
+    }
+
+
+@st.composite
+def scenario(draw: st.DrawFn) -> dict[str, Any]:
+    size = draw(st.integers(min_value=1, max_value=6))
+    before = [draw(sample(f"r{i}")) for i in range(size)]
+    changed = draw(st.lists(st.booleans(), min_size=size, max_size=size))
+    failed = draw(st.lists(st.booleans(), min_size=size, max_size=size))
+    now = [_changed(draw, r) if c else r for r, c in zip(before, changed, strict=True)]
+    part = draw(st.sampled_from([None, *PART_WORDS]))
+    parts = PARTS if part is None else replace(PARTS, **{part: "other"})
+    return {"before": before, "now": now, "failed": failed, "part": part, "parts": parts}
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenario())
+def test_reuse__only_rows_with_every_part_of_their_key_unchanged(case: dict[str, Any]) -> None:
+    before, now = case["before"], case["now"]
+    keys_before = keys_of(PARTS, [("d", before)])
+    report: Report = {  # type: ignore[typeddict-item]  # only what reuse reads
+        "verdict_key": PARTS.as_dict(),
+        "rows": [
+            _entry("d", r, keys_before[("d", r.id)], f)
+            for r, f in zip(before, case["failed"], strict=True)
+        ],
+    }
+    reuse = reuse_from(report, case["parts"], keys_of(case["parts"], [("d", now)]))
+
+    unchanged = {
+        ("d", b.id)
+        for b, n, f in zip(before, now, case["failed"], strict=True)
+        if b == n and not f  # a row the judge failed on is judged again
+    }
+    if case["part"] is not None:
+        assert reuse.rows == {}
+        assert reuse.none_because == f"the baseline was judged with {PART_WORDS[case['part']]}"
+        return
+    assert set(reuse.rows) == unchanged
+    for place, row in reuse.rows.items():
+        assert isinstance(row, RowResult) and row.seconds == 0.0
+        (metric,) = row.metrics
+        assert metric.scores == {"groundedness": 0.5} and metric.usage == Usage()
+        assert metric.units[0].text == next(r.response for r in before if ("d", r.id) == place)
+    if not unchanged:
+        assert reuse.none_because is not None
+
+
+def test_reuse__a_baseline_without_keys_reuses_nothing_and_says_why() -> None:
+    row = Sample(id="r0", sources=("It is blue.",), response="It is blue.")
+    report: Report = {"rows": []}  # type: ignore[typeddict-item]
+    reuse = reuse_from(report, PARTS, keys_of(PARTS, [("d", [row])]))
+    assert reuse.rows == {}
+    assert reuse.none_because is not None and "no verdict keys" in reuse.none_because
+
+
+def test_reuse__the_same_text_in_another_dataset_or_id_is_another_row() -> None:
+    row = Sample(id="r0", sources=("It is blue.",), response="It is blue.")
+    keys = keys_of(PARTS, [("d", [row])])
+    report: Report = {  # type: ignore[typeddict-item]
+        "verdict_key": PARTS.as_dict(),
+        "rows": [_entry("e", row, keys[("d", "r0")], False)],
+    }
+    assert reuse_from(report, PARTS, keys).rows == {}
