@@ -23,6 +23,7 @@ from ground_gate.judge.budget import SpendingLimit, spending_limit
 from ground_gate.judge.factory import open_judge
 from ground_gate.leaves.exit_codes import EXIT_ERROR
 from ground_gate.leaves.provenance import Source, source_of
+from ground_gate.leaves.results import RowResult
 from ground_gate.metrics import Metric, build_metrics
 from ground_gate.metrics.groundedness import Groundedness
 from ground_gate.metrics.prompts import PROMPT_VERSION
@@ -41,11 +42,13 @@ from ground_gate.stages.report_files import (
     read_report,
     reviewed,
 )
-from ground_gate.stages.runner import RunResult, rows_at_once, score_all
+from ground_gate.stages.reuse import ReusePlan, plan_reuse
+from ground_gate.stages.runner import RunResult, Settled, rows_at_once, score_all
+from ground_gate.stages.spending import budget_record, stopped_by_budget
+from ground_gate.stages.stopping import reuse_record, settled_when, with_reused
 from ground_gate.stages.workload import Work, select_work
 from ground_gate.targets import RESPONSES_FILE, target_inputs
 from ground_gate.verdict.record import (
-    BudgetRecord,
     ConfigIdentity,
     DatasetRecord,
     RowKey,
@@ -66,6 +69,7 @@ class RunOptions:
     judge_overrides: JudgeOverrides = field(default_factory=JudgeOverrides)
     shard: Shard | None = None  # score only this shard's rows (`run --shard K/N`)
     responses: Path | None = None  # what targets answered; None: beside the JSON report
+    judge_all: bool = False  # judge every row, even once the decision is settled
 
     @property
     def responses_path(self) -> Path | None:
@@ -99,11 +103,24 @@ class Job:
     positions: Mapping[RowKey, int] = field(default_factory=dict)
     answering: Answering | None = None  # the datasets' targets' answers (answered first)
     source: Source | None = None  # where the run is made: its commit, branch, CI run
+    reuse: ReusePlan | None = None  # the rows' keys; with a baseline, the rows it holds
 
     @property
     def scorable(self) -> Work:
-        """The rows the judge scores: those a target failed or never reached are not."""
-        return self.answering.scorable if self.answering is not None else self.work
+        """The rows the judge scores: those a target failed or never reached are not, nor
+        those whose verdicts the baseline holds (their key unchanged)."""
+        work = self.answering.scorable if self.answering is not None else self.work
+        reused = self.reuse.reused if self.reuse is not None else {}
+        return tuple((n, tuple(s for s in rows if (n, s.id) not in reused)) for n, rows in work)
+
+    def stops_when(self) -> Settled | None:
+        """When judging may stop, the decision settled: only against a baseline, in an
+        unsharded run, without --judge-all (stages/stopping.py)."""
+        if self.baseline is None or self.shard is not None or self.options.judge_all:
+            return None
+        reused = self.reuse.reused.values() if self.reuse is not None else ()
+        scores = {m.name: m.scores for m in self.metrics}
+        return settled_when(self.config, self.work, scores, self.baseline, reused)
 
     @property
     def names(self) -> list[str]:
@@ -131,8 +148,12 @@ class Job:
         return replace(self, work=work, shard=place, positions=positions)
 
     def not_run(self, result: RunResult) -> tuple[RowKey, ...]:
-        """(dataset, row id) of the rows selected but not scored, in input order."""
+        """(dataset, row id) of the rows selected but not scored (nor reused, nor left once
+        the decision was settled), in input order."""
+        if result.settled:
+            return ()
         scored = {(r.dataset, r.sample_id) for r in result.rows}
+        scored |= set(self.reuse.reused) if self.reuse is not None else set()
         return tuple(
             (n, s.id) for n, samples in self.work for s in samples if (n, s.id) not in scored
         )
@@ -145,22 +166,22 @@ class Job:
         limit: SpendingLimit | None,
     ) -> RunRecord:
         """The run's record: what it scored, spent and could not finish."""
-        config = self.config
-        usage = result.usage_by_metric()
+        config, usage, left = self.config, result.usage_by_metric(), self.not_run(result)
         return RunRecord(
-            config=_identity(self.options.config_path, config),
+            config=ConfigIdentity.of(self.options.config_path, config),
             judge=judge,
             datasets=tuple(
                 DatasetRecord(name, len(samples), self.digests.get(name))
                 for name, samples in self.work
             ),
-            rows=tuple(result.rows),
+            rows=tuple(self.rows(result)),
             scores_by_metric={m.name: m.scores for m in self.metrics},
             thresholds={
                 d.name: config.thresholds_for(d) for d in config.datasets if d.name in self.names
             },
             on_error=config.on_error,
-            incomplete=stopped_by_budget(self, limit, result) or result.incomplete,
+            incomplete=stopped_by_budget(limit, len(left), sum(len(r) for _, r in self.work))
+            or result.incomplete,
             usage=usage,
             seconds=result.seconds,
             evidence_policy=self.evidence_policy,
@@ -168,7 +189,7 @@ class Job:
             costs=costs_at(config.judge.pricing, usage),
             shard=self.shard,
             positions=self.positions,
-            not_run=self.not_run(result),
+            not_run=left,
             budget=None if limit is None else budget_record(limit),
             texts={
                 # a row read both ways shows its response with the styled text kept
@@ -178,45 +199,15 @@ class Job:
             },
             targets=self.answering.entries() if self.answering is not None else (),
             source=self.source,
+            reuse=None
+            if self.reuse is None
+            else reuse_record(self.reuse, self.work, result.rows, result.settled),
         )
 
-
-def _identity(path: Path, config: Config) -> ConfigIdentity:
-    return ConfigIdentity(
-        path=str(path),
-        digest=f"sha256:{config.digest}",
-        resolved=f"sha256:{config.resolved_digest}" if config.resolved_digest else None,
-        scoring=f"sha256:{config.scoring_digest}" if config.scoring_digest else None,
-    )
-
-
-def budget_record(limit: SpendingLimit) -> BudgetRecord:
-    """judge.budget and what the run spent of it, as the record keeps them."""
-    budget, spent = limit.budget, limit.spent
-    return BudgetRecord(
-        max_calls=budget.max_calls,
-        max_tokens=budget.max_tokens,
-        max_usd=budget.max_usd,
-        calls=spent.calls,
-        prompt_tokens=spent.prompt_tokens,
-        completion_tokens=spent.completion_tokens,
-        usd=spent.usd,
-        exceeded=limit.exceeded,
-    )
-
-
-def stopped_by_budget(job: Job, limit: SpendingLimit | None, result: RunResult) -> str | None:
-    """The run's one message when judge.budget stopped it: what was spent and what was left;
-    None when it did not. A budget reached only while quoting evidence, after every row was
-    scored, is an evidence problem (a warning), not a lost verdict."""
-    not_run = job.not_run(result)
-    if limit is None or limit.exceeded is None or not not_run:
-        return None
-    total = sum(len(samples) for _, samples in job.work)
-    return (
-        f"the judge budget is spent ({limit.exceeded}): spent {limit.spent_text()}; "
-        f"left {limit.left()}; {len(not_run)} of {total} row(s) not run"
-    )
+    def rows(self, result: RunResult) -> list[RowResult]:
+        """The rows judged and those reused from the baseline, in input order."""
+        reused = self.reuse.reused if self.reuse is not None else {}
+        return with_reused(self.work, result.rows, reused) if reused else list(result.rows)
 
 
 def load_job(options: RunOptions, env: Mapping[str, str]) -> Job:
@@ -295,7 +286,12 @@ def evidence_step(
     async def quote_shown(result: RunResult) -> tuple[Reviewed, EvidenceResult]:
         made = reviewed_run(job, result, info, limit)
         shown = made.review.shown
-        wanted = {s.key: s.units[grounded.name] for s in shown if s.units.get(grounded.name)}
+        judged = {(r.dataset, r.sample_id) for r in result.rows}  # a reused row: the baseline's
+        wanted = {
+            s.key: s.units[grounded.name]
+            for s in shown
+            if s.units.get(grounded.name) and s.key in judged
+        }
         evidence = await add_evidence(
             result,
             samples,
@@ -320,6 +316,7 @@ def warn_of_advice(job: Job, env: Mapping[str, str], echo: Echo) -> None:
 
 def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
     job = answered(load_job(options, env), env, echo)
+    job = replace(job, reuse=plan_reuse(job.config, job.work, job.baseline, PROMPT_VERSION))
     warn_of_advice(job, env, echo)  # before the judge's first call
     limit = spending_limit(job.config.judge)
     with open_judge(
@@ -331,7 +328,9 @@ def execute(options: RunOptions, env: Mapping[str, str], echo: Echo) -> Outcome:
         limit=limit,
     ) as (judge, info):
         then = evidence_step(job, judge, info, limit)
-        result, quoted = score_all(job.config.judge, job.scorable, job.metrics, judge, then=then)
+        result, quoted = score_all(
+            job.config.judge, job.scorable, job.metrics, judge, then=then, settled=job.stops_when()
+        )
     if quoted is None:  # no evidence asked for, or the run stopped before it
         made = reviewed_run(job, result, info, limit)
     else:

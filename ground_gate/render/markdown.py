@@ -219,6 +219,17 @@ def _answer_lines(report: Report, review: Review, unverified: bool = False) -> l
     return lines
 
 
+def _judging_lines(review: Review) -> list[str]:
+    """The rows reused from the baseline, and those judging stopped before."""
+    if review.judging is None:
+        return []
+    lines = review.judging.lines(
+        lambda dataset, row_id: f"{cell(dataset, 40)}/{id_cell(row_id, 60)}",
+        lambda text: cell(text, 300),
+    )
+    return [f"- {line}" for line in lines]
+
+
 def _reasons(report: Report) -> list[str]:
     lines = []
     if report["incomplete"]:
@@ -275,6 +286,7 @@ def render_markdown(
     if broken:
         parts += [*broken, ""]
     for lines in (
+        _judging_lines(review),
         _check_lines(report, review),
         _answer_lines(report, review, unverified),
         _reasons(report),

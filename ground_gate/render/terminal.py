@@ -77,13 +77,21 @@ def _head(report: Report, review: Review) -> list[tuple[str, str, int]]:
         rows=words.plural(name.rows, "row"),
         status=_text(name.status),
     )
-    out = [("", said, 2)]
+    out = [("", said, 2), *_judging(review)]
     if name.run_url:
         out.append((f"  {words.ITS_RUN}", _text(name.run_url), 4))
     if name.other_judge is not None:
         warned = words.OTHER_JUDGE.format(baseline=_text(name.other_judge), model=model)
         out.append((f"{WARN} ", warned, 3))
     return out
+
+
+def _judging(review: Review) -> list[tuple[str, str, int]]:
+    """The rows reused from the baseline, and those judging stopped before, a line each."""
+    if review.judging is None:
+        return []
+    lines = review.judging.lines(lambda d, i: f"{_text(d)}/{_text(i)}", _text)
+    return [("  ", line, 2) for line in lines]
 
 
 def _answers(review: Review) -> list[tuple[str, str, int]]:

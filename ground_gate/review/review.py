@@ -20,6 +20,7 @@ from ground_gate.review.baseline_rows import is_compared
 from ground_gate.review.causes import Cause, causes
 from ground_gate.review.changes import RowChange, broke, fixed
 from ground_gate.review.check_status import CheckStatus, check_status, checks_said
+from ground_gate.review.judging import Judging, judging_of
 from ground_gate.review.selection import DEFAULT_WORST_ROWS, ShownRow, shown_rows
 
 CheckKey = tuple[str, str]  # (dataset, score)
@@ -40,6 +41,7 @@ class Review:
     checks: str  # "2 of 6 checks failed (...)": the count the verdict rests on
     checks_of: Mapping[str, str]  # the same, each dataset's (its datasets' names)
     answers: tuple[AnswerCounts, ...]  # each dataset's declines, beside the baseline's
+    judging: Judging | None = None  # rows reused from the baseline, rows not judged
 
     def status(self, entry: ScoreEntry) -> CheckStatus:
         return self.statuses[(entry["dataset"], entry["score"])]
@@ -76,4 +78,5 @@ def review_of(report: Report, limit: int = DEFAULT_WORST_ROWS) -> Review:
             for d in report["datasets"]
         },
         answers=tuple(answer_counts(report)),
+        judging=judging_of(report),
     )

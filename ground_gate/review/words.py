@@ -693,6 +693,15 @@ READS_BEFORE_NOW = "Each score reads {arrow}, over the rows in both runs."
 BEFORE_NOW = "baseline {arrow} now"
 NOT_FINISHED = "the run did not finish: {reason}"
 NOT_RUN = "{count} row(s) not run, so not in the scores: {rows}{more}"
+# reuse and stopping (review/judging.py; stages/reuse.py, verdict/settling.py)
+REUSED = "{reused} of {total} rows unchanged since the baseline: their verdicts reused"
+NONE_REUSED = "No verdict reused from the baseline: {why}"
+SETTLED = (
+    "{count} not judged: judging stopped once no value they could take changes any check's "
+    "decision (the means are over the {scored} judged or reused; `--judge-all` judges "
+    "every row): {rows}{more}"
+)
+
 AND_MORE = " and {count} more"
 ADDRESSED = (
     "{count} row(s) held text addressed to the judge, cut before judging (first: {row}, "

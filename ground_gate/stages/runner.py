@@ -19,6 +19,7 @@ keeping the rows already scored. The evidence pass after the gate is evidence.py
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -44,6 +45,10 @@ from ground_gate.metrics.worse_reading import (
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
+# Whether the rows scored so far settle the run: given them and the (dataset, row id) of the
+# rows not scored yet, True when no value those could take changes any check's decision
+Settled = Callable[[Sequence[RowResult], Sequence[tuple[str, str]]], bool]
+ORDER_SEED = 45  # the seeded order rows are judged in when a run may stop settled
 
 
 @dataclass
@@ -57,6 +62,7 @@ class RunResult:
     incomplete: str | None = None
     seconds: float = 0.0
     abandoned_sessions: list[tuple[str, Usage]] = field(default_factory=list)
+    settled: bool = False  # judging stopped before every row: no row left could change a check
 
     @property
     def abandoned(self) -> dict[str, Usage]:
@@ -213,8 +219,12 @@ async def run(
     row_concurrency: int,
     result: RunResult | None = None,
     progress: Progress | None = None,
+    settled: Settled | None = None,
 ) -> RunResult:
-    """Score every (dataset name, samples) pair; fill and return `result`."""
+    """Score every (dataset name, samples) pair; fill and return `result`.
+
+    settled: with it, rows are judged in a seeded order (ORDER_SEED) and no row is started
+    once it says the rows scored settle the run (`result.settled`); without it, in order."""
     result = result if result is not None else RunResult()
     pairs = [(name, sample) for name, samples in work for sample in samples]
     result.total = len(pairs)
@@ -222,6 +232,16 @@ async def run(
     gate = asyncio.Semaphore(row_concurrency)
     stop = asyncio.Event()
     tally = RowTally(abandoned=result.abandoned_sessions)
+    schedule = pairs if settled is None else random.Random(ORDER_SEED).sample(pairs, len(pairs))
+    finished: set[tuple[str, str]] = set()
+
+    def check_settled() -> None:
+        if settled is None or stop.is_set():
+            return
+        left = [(n, s.id) for n, s in schedule if (n, s.id) not in finished]
+        if left and settled(result.rows, left):
+            result.settled = True
+            stop.set()
 
     async def one(dataset: str, sample: Sample) -> None:
         async with gate:
@@ -235,16 +255,19 @@ async def run(
                     stop.set()
                 return
             result.rows.append(row)
+            finished.add((dataset, sample.id))
             if progress is not None:
                 progress(len(result.rows), result.total)
+            check_settled()
 
     try:
-        await asyncio.gather(*(one(name, s) for name, s in pairs))
+        check_settled()  # the rows reused may settle it before any is judged
+        await asyncio.gather(*(one(name, s) for name, s in schedule))
     finally:
         order = {(name, s.id): i for i, (name, s) in enumerate(pairs)}
         result.rows.sort(key=lambda r: order.get((r.dataset, r.sample_id), len(order)))
         result.seconds = round(time.monotonic() - started, 3)
-        if result.incomplete is None and len(result.rows) < result.total:
+        if result.incomplete is None and not result.settled and len(result.rows) < result.total:
             result.incomplete = "interrupted"
         if result.incomplete is None:
             result.incomplete = nothing_scored(result.rows, tally.errors)
@@ -263,12 +286,14 @@ def score_all(
     metrics: Sequence[Metric],
     judge: Judge,
     then: Callable[[RunResult], Awaitable[T]] | None = None,
+    settled: Settled | None = None,
 ) -> tuple[RunResult, T | None]:
     """Run every row with a progress display; Ctrl-C keeps the rows already scored.
 
     then: a step run once every row was scored, with the same judge before it is closed (the
     evidence for the rows the report shows); its result is returned beside the run's. It is
     skipped (None) when the run is incomplete.
+    settled: stop judging once it says the decision is settled (see `run`).
     """
     result = RunResult()
     reporter = RowProgress(label="judging rows")
@@ -283,6 +308,7 @@ def score_all(
                 row_concurrency=rows_at_once(config),
                 result=result,
                 progress=reporter,
+                settled=settled,
             )
             reporter.close()
             if then is not None and result.incomplete is None:

@@ -68,6 +68,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "config", "datasets", "judge", "metrics", "stages.runner", "stages.evidence", "stages.workload", "stages.planning",
         "verdict.record", "report", "review", "render", "stages.report_files", "leaves.results", "stages.shard_merge", "verdict.agreement", "stages.labels",
         "stages.answering", "targets", "stages.starter", "leaves.file_reader", "leaves.errors", "leaves.exit_codes", "leaves.provenance",
+        "stages.reuse", "stages.stopping", "stages.spending",
     ),
     # `init`'s stage: a user's columns guessed, the starter config and workflow as text
     "stages.starter": ("datasets", "leaves.errors"),
@@ -86,6 +87,14 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "stages.planning_judge", "stages.runner", "stages.evidence", "metrics", "judge", "datasets", "leaves.results",
         "review", "config", "targets",
     ),
+    # each row's verdict key; the rows whose verdicts the baseline holds, read from it
+    "stages.reuse": ("config", "datasets", "leaves.results", "leaves.usage", "report", "local"),
+    # when a run with a baseline may stop judging: the checks settled (verdict/settling)
+    "stages.stopping": (
+        "config", "datasets", "leaves.results", "report", "stages.reuse", "stages.runner", "verdict.record", "verdict.settling",
+    ),
+    # judge.budget as the record keeps it, and the message when it stopped a run
+    "stages.spending": ("judge", "verdict.record"),
     # the plan's judge: makes no call, counts what a run would ask
     "stages.planning_judge": ("judge", "datasets", "leaves.sentences"),
     "stages.workload": ("config", "datasets", "metrics", "leaves.errors"),
@@ -134,6 +143,8 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "verdict.gate": ("verdict.dataset_scores", "leaves.results", "config", "leaves.numbers"),
     "verdict.dataset_scores": ("leaves.results", "leaves.stats", "config"),
     "verdict.agreement": ("verdict.gate", "config", "leaves.stats"),
+    # pure: whether the rows not judged could still change a check's decision
+    "verdict.settling": ("verdict.gate", "verdict.dataset_scores", "leaves.results", "config"),
     "stages.labels": ("datasets", "config", "leaves.errors", "leaves.writable"),
     "metrics": (
         "judge", "datasets", "leaves.results", "config", "leaves.sentences", "leaves.errors", "leaves.usage", "leaves.invisible_chars",
