@@ -90,7 +90,13 @@ def _configure_logging(verbose: int) -> None:
 @click.option(
     "--baseline",
     type=click.Path(dir_okay=False, path_type=Path),
-    help="An earlier JSON report to compare with.",
+    help="An earlier JSON report to compare with: the verdicts of every row whose key is "
+    "unchanged are taken from it, and judging stops once no row left can change a check.",
+)
+@click.option(
+    "--judge-all",
+    is_flag=True,
+    help="With --baseline, judge every row not reused, even once the decision is settled.",
 )
 @click.option(
     "--shard",
@@ -119,6 +125,7 @@ def run(
     limit: int | None,
     no_cache: bool,
     baseline: Path | None,
+    judge_all: bool,
     shard: Shard | None,
     output_responses: Path | None,
     quiet: bool,
@@ -138,6 +145,7 @@ def run(
             to_file(output_json), to_file(output_md), output_junit, output_html, force
         ),
         baseline=baseline,
+        judge_all=judge_all,
         shard=shard,
         responses=output_responses,
     )
@@ -265,6 +273,12 @@ def validate(config_path: Path) -> None:
 @click.option("--dataset", "datasets", multiple=True, help="Only this dataset (repeatable).")
 @click.option("--limit", type=click.IntRange(min=1), help="At most N rows per dataset.")
 @click.option("--no-cache", is_flag=True, help="Plan as if the judge cache were empty.")
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="The baseline `run --baseline` will be given: the rows whose verdicts it holds are "
+    "reused, and the plan says what that saves.",
+)
 @user_errors
 def plan(
     config_path: Path,
@@ -272,11 +286,12 @@ def plan(
     datasets: tuple[str, ...],
     limit: int | None,
     no_cache: bool,
+    baseline: Path | None,
 ) -> None:
     """Estimate a run's judge calls, tokens and cost, and what the cache holds; calls no judge."""
     from ground_gate.commands.plan import PlanOptions, plan_document
 
-    options = PlanOptions(config_path, datasets, limit, no_cache)
+    options = PlanOptions(config_path, datasets, limit, no_cache, baseline)
     click.echo(mask(plan_document(options, os.environ, output_format)), nl=False)
 
 

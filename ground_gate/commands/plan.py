@@ -10,12 +10,22 @@ from pathlib import Path
 from typing import Any
 
 from ground_gate.config.loader import load_config
+from ground_gate.config.model import Config
 from ground_gate.judge.cache import CompletionCache
 from ground_gate.judge.factory import context_tokens, describe, judge_cache
 from ground_gate.metrics import build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
 from ground_gate.stages.answering import plan_work
-from ground_gate.stages.planning import Plan, PlanningJudge, make_plan, plan_json, plan_text
+from ground_gate.stages.planning import (
+    Plan,
+    PlanningJudge,
+    ReuseSaving,
+    make_plan,
+    plan_json,
+    plan_text,
+)
+from ground_gate.stages.report_files import read_report
+from ground_gate.stages.reuse import plan_reuse
 from ground_gate.stages.workload import select_work
 
 
@@ -25,15 +35,42 @@ class PlanOptions:
     datasets: tuple[str, ...] = ()
     limit: int | None = None
     no_cache: bool = False
+    baseline: Path | None = None  # the baseline `run --baseline` will be given
 
 
 def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, Any]]:
-    """The plan, and what the report would say of the judge."""
+    """The plan, and what the report would say of the judge. With a baseline, the plan is of
+    the rows it does not hold, and says what reusing the others saves (`Plan.reuse`)."""
     config = load_config(options.config_path, env)
     work = select_work(config, options.datasets, options.limit)
     work, targets = plan_work(config, work, env, no_cache=options.no_cache)
+    baseline = (
+        read_report(options.baseline, name=f"baseline {options.baseline}")
+        if options.baseline
+        else None
+    )
+    metrics = build_metrics(config.metrics)
+    found = make_plan(config, work, metrics, _judge(config, options))
+    if baseline is not None:
+        reused = plan_reuse(config, work, baseline, PROMPT_VERSION)
+        left = tuple(
+            (n, tuple(s for s in rows if (n, s.id) not in reused.reused)) for n, rows in work
+        )
+        every = found.total()
+        found = make_plan(config, left, metrics, _judge(config, options))
+        found.reuse = ReuseSaving(
+            rows=len(reused.reused),
+            total=sum(len(rows) for _, rows in work),
+            calls=every.to_call - found.total().to_call,
+            none_because=reused.reuse.none_because if reused.reuse else None,
+        )
+    found.targets = targets
+    return found, describe(config.judge, PROMPT_VERSION)
+
+
+def _judge(config: Config, options: PlanOptions) -> PlanningJudge:
     summary = config.metrics.summary_accuracy
-    judge = PlanningJudge(
+    return PlanningJudge(
         model=config.judge.model,
         temperature=config.judge.temperature,
         prompt_version=PROMPT_VERSION,
@@ -41,9 +78,6 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
         cache=CompletionCache(judge_cache(config.judge, options.no_cache)),
         questions_per_sentence=summary.per_sentence if summary else 0,
     )
-    found = make_plan(config, work, build_metrics(config.metrics), judge)
-    found.targets = targets
-    return found, describe(config.judge, PROMPT_VERSION)
 
 
 def plan_document(options: PlanOptions, env: Mapping[str, str], output_format: str) -> str:

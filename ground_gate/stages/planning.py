@@ -80,6 +80,37 @@ ASSUMPTIONS = (
 )
 
 
+@dataclass(frozen=True)
+class ReuseSaving:
+    """With a baseline: the rows whose verdicts it holds, and the judge calls that saves."""
+
+    rows: int  # reused
+    total: int  # selected
+    calls: int  # calls to make saved
+    none_because: str | None
+
+    def text(self) -> str:
+        if not self.rows:
+            return f"baseline: no verdict reused ({self.none_because}); every row is judged"
+        left = self.total - self.rows
+        return (
+            f"baseline: {self.rows} of {self.total} rows unchanged since it, their verdicts "
+            f"reused: {self.calls} judge call(s) saved. The figures are for the {left} row(s) "
+            "left to judge, and `run --baseline` stops judging them once no row left can "
+            "change a check's decision (`--judge-all`: every one); how many it judges depends "
+            "on their verdicts"
+        )
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rows_reused": self.rows,
+            "rows": self.total,
+            "calls_saved": self.calls,
+            "none_because": self.none_because,
+            "stops_when_settled": True,
+        }
+
+
 @dataclass
 class Plan:
     datasets: list[tuple[str, int]]  # (name, rows)
@@ -89,6 +120,7 @@ class Plan:
     budget: Budget | None = None
     throughput: Rates | None = None  # the local model's, measured; None: no time estimate
     targets: list[TargetPlan] = field(default_factory=list)  # datasets' targets, asked first
+    reuse: ReuseSaving | None = None  # with a baseline: what reusing its verdicts saves
 
     def by_metric(self) -> dict[str, Tally]:
         metrics: dict[str, Tally] = {name: Tally() for name in self.metrics}
@@ -222,6 +254,7 @@ def plan_json(plan: Plan, config_path: str, judge: Mapping[str, Any]) -> dict[st
         "over_budget": plan.over_budget(),
         "targets": [target.as_json() for target in plan.targets],
         "estimated": list(ASSUMPTIONS),
+        **({"reuse": plan.reuse.as_json()} if plan.reuse is not None else {}),
     }
 
 
@@ -295,4 +328,6 @@ def _notes(plan: Plan) -> list[str]:
     over = plan.over_budget()
     if over:
         notes.append(f"judge.budget: this run would stop early at {'; '.join(over)}")
+    if plan.reuse is not None:
+        notes.append(plan.reuse.text())
     return notes
