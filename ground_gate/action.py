@@ -154,6 +154,7 @@ def _evaluate(
         baseline=settings.baseline,
         judge_overrides=judge_overrides(settings),
         shard=settings.shard,
+        judge_all=settings.judge_all,
     )
     # a shard leaves the exact bytes it compared with beside its report, for the merge
     baseline = _read_bytes(settings.baseline) if settings.shard and settings.baseline else None

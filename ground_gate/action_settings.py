@@ -54,6 +54,7 @@ class Settings:
     comment: CommentMode
     comment_id: str
     baseline: Path | None
+    judge_all: bool  # with a baseline: judge every row, even once the decision is settled
     fail_on_threshold: bool
     shard: Shard | None  # score this shard only; never comment (the merge job does)
     merge: str | None  # a glob of shard reports to merge instead of evaluating
@@ -95,6 +96,7 @@ class Settings:
             "comment": take("INPUT_COMMENT", _comment_mode),
             "comment_id": take("INPUT_COMMENT-ID", _comment_id),
             "baseline": take("INPUT_BASELINE", _optional_path(base)),
+            "judge_all": take("INPUT_JUDGE-ALL", _boolean(default=False)),
             "fail_on_threshold": take("INPUT_FAIL-ON-THRESHOLD", _boolean(default=True)),
             "shard": take("INPUT_SHARD", _optional_shard),
             "merge": take("INPUT_MERGE", _optional_glob),

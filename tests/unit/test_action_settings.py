@@ -37,6 +37,7 @@ def test_settings__defaults_from_a_pull_request_run(tmp_path: Path) -> None:
     assert settings.comment == "auto"
     assert settings.comment_id == "default"
     assert settings.baseline is None
+    assert settings.judge_all is False  # against a baseline, judging stops once settled
     assert settings.fail_on_threshold is True
     assert settings.github_token == "ghs_secret_token_value"
     assert settings.openai_api_key is None
@@ -57,6 +58,7 @@ def test_settings__inputs_keep_their_hyphens(tmp_path: Path) -> None:
             config="gate.yml",
             baseline="main-report.json",
             fail_on_threshold="False",
+            judge_all="true",
             comment="never",
             comment_id="support-bot.v2",
             openai_api_key="sk-live-123",
@@ -68,6 +70,7 @@ def test_settings__inputs_keep_their_hyphens(tmp_path: Path) -> None:
     assert settings.config == tmp_path / "evals" / "gate.yml"
     assert settings.baseline == tmp_path / "evals" / "main-report.json"
     assert settings.fail_on_threshold is False
+    assert settings.judge_all is True
     assert settings.comment == "never"
     assert settings.comment_id == "support-bot.v2"
     assert settings.openai_api_key == "sk-live-123"

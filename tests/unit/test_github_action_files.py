@@ -30,6 +30,7 @@ ISSUE_INPUTS = [
     "comment",
     "comment-id",
     "baseline",
+    "judge-all",
     "fail-on-threshold",
     "shard",
     "merge",
