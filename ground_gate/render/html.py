@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from ground_gate.config.scores import LOWER_IS_BETTER
 from ground_gate.leaves.numbers import bound, holds
+from ground_gate.render.escape import shown_id
 from ground_gate.render.html_assets import SCRIPT, STYLE
 from ground_gate.render.html_broke import broke_section
 from ground_gate.render.html_evidence import marked, source_marks
@@ -54,6 +55,11 @@ def _headline(report: Report, review: Review) -> list[str]:
         f"<p>{summary} {made}</p>",
     ]
     lines += _baseline(report, review)
+    if review.judging is not None:  # how much of it was judged now
+        judged = review.judging.lines(
+            lambda d, i: f"{esc(d)} / {esc(shown_id(i))}", esc, 50, lambda f: f"<code>{f}</code>"
+        )
+        lines += [f"<p>{words.sentence(line)}.</p>" for line in judged]
     if "shard" in report:
         shard = report["shard"]
         said = words.SHARD_ROWS.format(index=shard["index"], count=shard["count"])

@@ -328,8 +328,5 @@ def rows_section(report: Report, review: Review) -> list[str]:
         listed = ", ".join(f"{esc(r['dataset'])}/{esc(shown_id(r['id']))}" for r in not_run)
         said = words.NOT_RUN.format(count=len(not_run), rows=listed, more="")
         out.append(f'<p class="warn">{said}</p>')
-    if review.judging is not None:
-        row_name = lambda d, i: f"{esc(d)}/{esc(shown_id(i))}"  # noqa: E731
-        out += [f"<p>{line}</p>" for line in review.judging.lines(row_name, esc, 50)]
     out.append("</section>")
     return out

@@ -224,10 +224,10 @@ def _judging_lines(review: Review) -> list[str]:
     if review.judging is None:
         return []
     lines = review.judging.lines(
-        lambda dataset, row_id: f"{cell(dataset, 40)}/{id_cell(row_id, 60)}",
+        lambda dataset, row_id: f"{cell(dataset, 40)} / {id_cell(row_id, 60)}",
         lambda text: cell(text, 300),
     )
-    return [f"- {line}" for line in lines]
+    return [" ".join(f"{line}." for line in lines)] if lines else []
 
 
 def _reasons(report: Report) -> list[str]:
@@ -274,9 +274,10 @@ def render_markdown(
         _summary_line(report, review, page_url),
         "",
     ]
-    named = _baseline_lines(report, review)
-    if named:
-        parts += [*named, ""]
+    # what was compared with, then how much of it was judged now
+    for lines in (_baseline_lines(report, review), _judging_lines(review)):
+        if lines:
+            parts += [*lines, ""]
     parts += [_table(report, review, unverified), ""]
     legend = _legend(report, review)
     if legend:
@@ -286,7 +287,6 @@ def render_markdown(
     if broken:
         parts += [*broken, ""]
     for lines in (
-        _judging_lines(review),
         _check_lines(report, review),
         _answer_lines(report, review, unverified),
         _reasons(report),

@@ -90,7 +90,7 @@ def _judging(review: Review) -> list[tuple[str, str, int]]:
     """The rows reused from the baseline, and those judging stopped before, a line each."""
     if review.judging is None:
         return []
-    lines = review.judging.lines(lambda d, i: f"{_text(d)}/{_text(i)}", _text)
+    lines = review.judging.lines(lambda d, i: f"{_text(d)}/{_text(i)}", _text, code=str)
     return [("  ", line, 2) for line in lines]
 
 

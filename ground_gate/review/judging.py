@@ -20,11 +20,15 @@ class Judging:
     scored: int  # rows judged or reused: what the means are over
 
     def lines(
-        self, row: Callable[[str, str], str], text: Callable[[str], str], shown: int = 10
+        self,
+        row: Callable[[str, str], str],
+        text: Callable[[str], str],
+        shown: int = 10,
+        code: Callable[[str], str] = lambda flag: f"`{flag}`",
     ) -> list[str]:
         """The rows reused from the baseline and those not judged, in words; `row` spells a
-        (dataset, id) and `text` makes the report's own words safe, each as its renderer
-        does."""
+        (dataset, id), `text` makes the report's own words safe and `code` marks a flag, each
+        as its renderer does."""
         lines = []
         if self.asked and self.reused:
             lines.append(REUSED.format(reused=self.reused, total=self.total))
@@ -37,6 +41,7 @@ class Judging:
                 SETTLED.format(
                     count=plural(len(left), "row"),
                     scored=plural(self.scored, "row"),
+                    flag=code("--judge-all"),
                     rows=", ".join(row(d, i) for d, i in left[:shown]),
                     more=AND_MORE.format(count=more) if more > 0 else "",
                 )

@@ -698,8 +698,8 @@ REUSED = "{reused} of {total} rows unchanged since the baseline: their verdicts 
 NONE_REUSED = "No verdict reused from the baseline: {why}"
 SETTLED = (
     "{count} not judged: judging stopped once no value they could take changes any check's "
-    "decision (the means are over the {scored} judged or reused; `--judge-all` judges "
-    "every row): {rows}{more}"
+    "decision (the means are over the {scored} judged or reused; {flag} judges every row): "
+    "{rows}{more}"
 )
 
 AND_MORE = " and {count} more"

@@ -125,7 +125,10 @@ def test_judging_stops_once_settled_and_judge_all_turns_it_off(tmp_path: Path) -
         run(config, "baseline")
         project(tmp_path, server.url, changed + ROWS[30:])
         baseline = str(tmp_path / "baseline.json")
-        code, stopped, markdown = run(config, "stopped", "--baseline", baseline)
+        page = tmp_path / "stopped.html"
+        code, stopped, markdown = run(
+            config, "stopped", "--baseline", baseline, "--output-html", str(page)
+        )
         every_code, every, _ = run(config, "every", "--baseline", baseline, "--judge-all")
     assert code == every_code
     assert [s["passed"] for s in stopped["scores"]] == [s["passed"] for s in every["scores"]]
@@ -135,7 +138,14 @@ def test_judging_stops_once_settled_and_judge_all_turns_it_off(tmp_path: Path) -
     judged = {r["id"] for r in stopped["rows"]}
     assert not judged & {n["id"] for n in not_judged}  # never scored, never in a mean
     assert "settled" not in every and len(every["rows"]) == 40
-    assert f"{len(not_judged)} rows not judged" in markdown
+    said = f"{len(not_judged)} rows not judged: judging stopped once no value they could take"
+    assert said in markdown and "`--judge-all` judges every row" in markdown
+    # the page says it in its head, beside the baseline it was compared with
+    html = page.read_text(encoding="utf-8")
+    assert html.index("Compared with the baseline") < html.index(said) < html.index("</header>")
+    assert "<code>--judge-all</code> judges every row" in html
+    first = not_judged[0]
+    assert f"{first['dataset']} / {first['id']}" in markdown
 
 
 def test_shards_reuse_their_own_rows_and_the_merge_is_the_unsharded_run(tmp_path: Path) -> None:
