@@ -274,14 +274,16 @@ def render_markdown(
         _summary_line(report, review, page_url),
         "",
     ]
-    # what was compared with, then how much of it was judged now
-    for lines in (_baseline_lines(report, review), _judging_lines(review)):
+    named = _baseline_lines(report, review)
+    if named:
+        parts += [*named, ""]
+    parts += [_table(report, review, unverified), ""]
+    # how to read the table, then how much of it was judged now (the table stays on the
+    # first screen)
+    legend = _legend(report, review)
+    for lines in ([legend] if legend else [], _judging_lines(review)):
         if lines:
             parts += [*lines, ""]
-    parts += [_table(report, review, unverified), ""]
-    legend = _legend(report, review)
-    if legend:
-        parts += [legend, ""]
     # what the pull request broke comes first after the checks: the reviewer's question
     broken = what_broke(report, review, page_url)
     if broken:

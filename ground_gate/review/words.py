@@ -697,9 +697,9 @@ NOT_RUN = "{count} row(s) not run, so not in the scores: {rows}{more}"
 REUSED = "{reused} of {total} rows unchanged since the baseline: their verdicts reused"
 NONE_REUSED = "No verdict reused from the baseline: {why}"
 SETTLED = (
-    "{count} not judged: judging stopped once no value they could take changes any check's "
-    "decision (the means are over the {scored} judged or reused; {flag} judges every row): "
-    "{rows}{more}"
+    "{count} not judged: judging stopped once no value they could take would change any "
+    "check's decision (the means, and what broke, are over the {scored} judged or reused; "
+    "{flag} judges every row): {rows}{more}"
 )
 
 AND_MORE = " and {count} more"
