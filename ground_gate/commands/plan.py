@@ -15,7 +15,7 @@ from ground_gate.judge.cache import CompletionCache
 from ground_gate.judge.factory import context_tokens, describe, judge_cache
 from ground_gate.metrics import build_metrics
 from ground_gate.metrics.prompts import PROMPT_VERSION
-from ground_gate.stages.answering import plan_work
+from ground_gate.stages.answering import MADE_UP_ANSWER, plan_work
 from ground_gate.stages.planning import (
     Plan,
     PlanningJudge,
@@ -63,6 +63,7 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
             total=sum(len(rows) for _, rows in work),
             calls=every.to_call - found.total().to_call,
             none_because=reused.reuse.none_because if reused.reuse else None,
+            unknown=sum(1 for _, rows in work for s in rows if s.response == MADE_UP_ANSWER),
         )
     found.targets = targets
     return found, describe(config.judge, PROMPT_VERSION)

@@ -88,17 +88,25 @@ class ReuseSaving:
     total: int  # selected
     calls: int  # calls to make saved
     none_because: str | None
+    unknown: int = 0  # rows whose target's answer is not cached: unknown before it answers
 
     def text(self) -> str:
+        unknown = (
+            f"; {self.unknown} row(s) a target answers have no cached answer, so whether "
+            "they changed is not known before it runs: planned as judged"
+            if self.unknown
+            else ""
+        )
         if not self.rows:
-            return f"baseline: no verdict reused ({self.none_because}); every row is judged"
+            why = self.none_because if not self.unknown else "no row's answer is known"
+            return f"baseline: no verdict reused ({why}); every row is judged{unknown}"
         left = self.total - self.rows
         return (
             f"baseline: {self.rows} of {self.total} rows unchanged since it, their verdicts "
             f"reused: {self.calls} judge call(s) saved. The figures are for the {left} row(s) "
             "left to judge, and `run --baseline` stops judging them once no row left can "
             "change a check's decision (`--judge-all`: every one); how many it judges depends "
-            "on their verdicts"
+            f"on their verdicts{unknown}"
         )
 
     def as_json(self) -> dict[str, Any]:
@@ -107,6 +115,7 @@ class ReuseSaving:
             "rows": self.total,
             "calls_saved": self.calls,
             "none_because": self.none_because,
+            "rows_answer_unknown": self.unknown,
             "stops_when_settled": True,
         }
 

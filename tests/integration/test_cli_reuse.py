@@ -8,6 +8,7 @@ scripted server's requests. The judge says a sentence mentioning Mars is not in 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -199,3 +200,36 @@ def test_plan_says_what_the_baseline_saves(tmp_path: Path) -> None:
     assert left["to_call"] + left["reuse"]["calls_saved"] == calls
     assert 0 < left["to_call"] < calls
     assert "7 of 10 rows unchanged since it, their verdicts reused" in text.output
+
+
+def test_plan_with_a_target_does_not_count_answers_it_cannot_know(tmp_path: Path) -> None:
+    """A target's answers are not known before it runs (nothing cached here): the plan
+    counts those rows judged and says why, never that their answers changed."""
+    app = tmp_path / "app.py"
+    app.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    row = json.loads(line)\n"
+        '    print(json.dumps({"id": row["id"], "response": "Plan 1 costs 11 euros a month."}))\n',
+        encoding="utf-8",
+    )
+    rows = [{k: v for k, v in r.items() if k != "answer"} for r in ROWS[:4]]
+    with FakeOpenAI(handler=grade) as server:
+        config = project(tmp_path, server.url, rows)
+        text = config.read_text(encoding="utf-8").replace(
+            "path: rows.jsonl}",
+            f'path: rows.jsonl, target: {{command: ["{sys.executable}", "{app}"]}}}}',
+        )
+        config.write_text(text, encoding="utf-8")
+        code, _, _ = run(config, "baseline")
+        assert code in (0, 1)
+        baseline = str(tmp_path / "baseline.json")
+        planned = CliRunner().invoke(
+            cli, ["plan", "-c", str(config), "--format", "json", "--baseline", baseline]
+        )
+        said = CliRunner().invoke(cli, ["plan", "-c", str(config), "--baseline", baseline])
+    assert planned.exit_code == said.exit_code == 0, planned.output
+    reuse = json.loads(planned.output)["reuse"]
+    assert (reuse["rows_reused"], reuse["rows_answer_unknown"]) == (0, 4)
+    assert "no row's answer is known" in said.output
+    assert "4 row(s) a target answers have no cached answer" in said.output
