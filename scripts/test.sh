@@ -40,8 +40,9 @@ fi
 if [ $# -gt 0 ]; then
   "${pytest[@]}" "$@"
 else
-  "${pytest[@]}" -n 4 -m "not e2e"
-  "${pytest[@]}" -m e2e
+  # the slowest tests named at the end of each phase: where the ten minutes go
+  "${pytest[@]}" -n 4 -m "not e2e" --durations=10
+  "${pytest[@]}" -m e2e --durations=0
 fi
 # the unit tests again on the lowest versions pyproject.toml allows (about a minute)
 if ! wait "$floor_install"; then
