@@ -79,7 +79,7 @@ def merge_records(
         texts={key: text for s in shards for key, text in s.record.texts.items()},
         created_at=None,
         targets=merged_targets([(s.name, s.record.targets) for s in shards]),
-        reuse=_reuse(shards),
+        reuse=ReuseRecord.joined([s.record.reuse for s in shards]),
     )
 
 
@@ -168,23 +168,6 @@ def _check_alike(shards: Sequence[ShardRecord]) -> None:
 def _key_parts(shard: ShardRecord) -> Mapping[str, str] | None:
     reuse = shard.record.reuse
     return dict(reuse.parts) if reuse is not None else None
-
-
-def _reuse(shards: Sequence[ShardRecord]) -> ReuseRecord | None:
-    """The shards' keys and reused rows together (a shard never stops early: the decision
-    is the merged run's, so none has rows it did not judge)."""
-    records = [s.record.reuse for s in shards if s.record.reuse is not None]
-    if len(records) != len(shards):
-        return None  # shards written before keys were: _check_alike let none or all through
-    first = records[0]
-    return replace(
-        first,
-        keys={key: value for r in records for key, value in r.keys.items()},
-        reused=frozenset().union(*(r.reused for r in records)),
-        none_because=next((r.none_because for r in records if r.none_because), None),
-        not_judged=tuple(key for r in records for key in r.not_judged),
-        judged=sum(r.judged for r in records),
-    )
 
 
 def _judge_identity(shard: ShardRecord) -> list[Any]:

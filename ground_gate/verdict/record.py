@@ -7,8 +7,8 @@ back (report/readback.py, then shard_merge.py); both then go through the same ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -104,6 +104,23 @@ class ReuseRecord:
     none_because: str | None = None
     not_judged: tuple[RowKey, ...] = ()
     judged: int = 0
+
+    @classmethod
+    def joined(cls, records: Sequence[ReuseRecord | None]) -> ReuseRecord | None:
+        """Shards' records as the merged run's: their keys and reused rows together (a shard
+        never stops early, the decision being the merged run's). None when a shard was
+        written before keys were (the merge lets none or all of them through)."""
+        found = [r for r in records if r is not None]
+        if not found or len(found) != len(records):
+            return None
+        return replace(
+            found[0],
+            keys={key: value for r in found for key, value in r.keys.items()},
+            reused=frozenset().union(*(r.reused for r in found)),
+            none_because=next((r.none_because for r in found if r.none_because), None),
+            not_judged=tuple(key for r in found for key in r.not_judged),
+            judged=sum(r.judged for r in found),
+        )
 
 
 @dataclass(frozen=True)
