@@ -211,6 +211,41 @@ def nothing_scored(rows: Sequence[RowResult], errors: Sequence[JudgeError]) -> s
     return f"every row failed, nothing could be scored: {errors[0]}"
 
 
+@dataclass
+class _Order:
+    """The rows in the order they are judged (seeded when the run may stop settled), and
+    whether the rows judged so far settle the run."""
+
+    schedule: list[tuple[str, Sample]]
+    settled: Settled | None
+    finished: set[tuple[str, str]] = field(default_factory=set)
+
+    @classmethod
+    def of(cls, pairs: list[tuple[str, Sample]], settled: Settled | None) -> _Order:
+        if settled is None:
+            return cls(pairs, None)
+        return cls(random.Random(ORDER_SEED).sample(pairs, len(pairs)), settled)
+
+    def settles(self, rows: Sequence[RowResult]) -> bool:
+        if self.settled is None:
+            return False
+        left = [(n, s.id) for n, s in self.schedule if (n, s.id) not in self.finished]
+        return bool(left) and self.settled(rows, left)
+
+
+def _closed(
+    result: RunResult, pairs: list[tuple[str, Sample]], started: float, errors: Sequence[JudgeError]
+) -> None:
+    """`result` in input order, timed, and why it is incomplete, if it is."""
+    order = {(name, s.id): i for i, (name, s) in enumerate(pairs)}
+    result.rows.sort(key=lambda r: order.get((r.dataset, r.sample_id), len(order)))
+    result.seconds = round(time.monotonic() - started, 3)
+    if result.incomplete is None and not result.settled and len(result.rows) < result.total:
+        result.incomplete = "interrupted"
+    if result.incomplete is None:
+        result.incomplete = nothing_scored(result.rows, errors)
+
+
 async def run(
     work: Sequence[tuple[str, Sequence[Sample]]],
     metrics: Sequence[Metric],
@@ -232,14 +267,10 @@ async def run(
     gate = asyncio.Semaphore(row_concurrency)
     stop = asyncio.Event()
     tally = RowTally(abandoned=result.abandoned_sessions)
-    schedule = pairs if settled is None else random.Random(ORDER_SEED).sample(pairs, len(pairs))
-    finished: set[tuple[str, str]] = set()
+    order = _Order.of(pairs, settled)
 
     def check_settled() -> None:
-        if settled is None or stop.is_set():
-            return
-        left = [(n, s.id) for n, s in schedule if (n, s.id) not in finished]
-        if left and settled(result.rows, left):
+        if not stop.is_set() and order.settles(result.rows):
             result.settled = True
             stop.set()
 
@@ -255,22 +286,16 @@ async def run(
                     stop.set()
                 return
             result.rows.append(row)
-            finished.add((dataset, sample.id))
+            order.finished.add((dataset, sample.id))
             if progress is not None:
                 progress(len(result.rows), result.total)
             check_settled()
 
     try:
         check_settled()  # the rows reused may settle it before any is judged
-        await asyncio.gather(*(one(name, s) for name, s in schedule))
+        await asyncio.gather(*(one(name, s) for name, s in order.schedule))
     finally:
-        order = {(name, s.id): i for i, (name, s) in enumerate(pairs)}
-        result.rows.sort(key=lambda r: order.get((r.dataset, r.sample_id), len(order)))
-        result.seconds = round(time.monotonic() - started, 3)
-        if result.incomplete is None and not result.settled and len(result.rows) < result.total:
-            result.incomplete = "interrupted"
-        if result.incomplete is None:
-            result.incomplete = nothing_scored(result.rows, tally.errors)
+        _closed(result, pairs, started, tally.errors)
     return result
 
 
