@@ -32,6 +32,7 @@ from ground_gate.report.quoted import with_quotes
 from ground_gate.report.types import Report
 from ground_gate.stages.answering import Answering, answer_work
 from ground_gate.stages.evidence import EvidenceResult, add_evidence
+from ground_gate.stages.judging_order import Settled
 from ground_gate.stages.report_files import (
     Echo,
     Outcome,
@@ -43,7 +44,7 @@ from ground_gate.stages.report_files import (
     reviewed,
 )
 from ground_gate.stages.reuse import ReusePlan, plan_reuse
-from ground_gate.stages.runner import RunResult, Settled, rows_at_once, score_all
+from ground_gate.stages.runner import RunResult, rows_at_once, score_all
 from ground_gate.stages.spending import budget_record, stopped_by_budget
 from ground_gate.stages.stopping import reuse_record, settled_when, with_reused
 from ground_gate.stages.workload import Work, select_work

@@ -19,7 +19,6 @@ keeping the rows already scored. The evidence pass after the gate is evidence.py
 from __future__ import annotations
 
 import asyncio
-import random
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -42,13 +41,10 @@ from ground_gate.metrics.worse_reading import (
     worse,
     worst_of,
 )
+from ground_gate.stages.judging_order import JudgingOrder, Settled
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
-# Whether the rows scored so far settle the run: given them and the (dataset, row id) of the
-# rows not scored yet, True when no value those could take changes any check's decision
-Settled = Callable[[Sequence[RowResult], Sequence[tuple[str, str]]], bool]
-ORDER_SEED = 45  # the seeded order rows are judged in when a run may stop settled
 
 
 @dataclass
@@ -211,28 +207,6 @@ def nothing_scored(rows: Sequence[RowResult], errors: Sequence[JudgeError]) -> s
     return f"every row failed, nothing could be scored: {errors[0]}"
 
 
-@dataclass
-class _Order:
-    """The rows in the order they are judged (seeded when the run may stop settled), and
-    whether the rows judged so far settle the run."""
-
-    schedule: list[tuple[str, Sample]]
-    settled: Settled | None
-    finished: set[tuple[str, str]] = field(default_factory=set)
-
-    @classmethod
-    def of(cls, pairs: list[tuple[str, Sample]], settled: Settled | None) -> _Order:
-        if settled is None:
-            return cls(pairs, None)
-        return cls(random.Random(ORDER_SEED).sample(pairs, len(pairs)), settled)
-
-    def settles(self, rows: Sequence[RowResult]) -> bool:
-        if self.settled is None:
-            return False
-        left = [(n, s.id) for n, s in self.schedule if (n, s.id) not in self.finished]
-        return bool(left) and self.settled(rows, left)
-
-
 def _closed(
     result: RunResult, pairs: list[tuple[str, Sample]], started: float, errors: Sequence[JudgeError]
 ) -> None:
@@ -256,10 +230,9 @@ async def run(
     progress: Progress | None = None,
     settled: Settled | None = None,
 ) -> RunResult:
-    """Score every (dataset name, samples) pair; fill and return `result`.
-
-    settled: with it, rows are judged in a seeded order (ORDER_SEED) and no row is started
-    once it says the rows scored settle the run (`result.settled`); without it, in order."""
+    """Score every (dataset name, samples) pair; fill and return `result`. With `settled`,
+    rows go in a seeded order and none starts once the rows scored settle the run
+    (`result.settled`; stages/judging_order.py); without it, in order."""
     result = result if result is not None else RunResult()
     pairs = [(name, sample) for name, samples in work for sample in samples]
     result.total = len(pairs)
@@ -267,7 +240,7 @@ async def run(
     gate = asyncio.Semaphore(row_concurrency)
     stop = asyncio.Event()
     tally = RowTally(abandoned=result.abandoned_sessions)
-    order = _Order.of(pairs, settled)
+    order = JudgingOrder.of(pairs, settled)
 
     def check_settled() -> None:
         if not stop.is_set() and order.settles(result.rows):

@@ -13,8 +13,8 @@ from ground_gate.datasets import Sample
 from ground_gate.leaves.results import RowResult
 from ground_gate.report.readback import baseline_scores
 from ground_gate.report.types import Report
+from ground_gate.stages.judging_order import Settled
 from ground_gate.stages.reuse import ReusePlan, RowKey
-from ground_gate.stages.runner import Settled
 from ground_gate.verdict.record import ReuseRecord
 from ground_gate.verdict.settling import Rules, open_checks
 

@@ -68,7 +68,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "config", "datasets", "judge", "metrics", "stages.runner", "stages.evidence", "stages.workload", "stages.planning",
         "verdict.record", "report", "review", "render", "stages.report_files", "leaves.results", "stages.shard_merge", "verdict.agreement", "stages.labels",
         "stages.answering", "targets", "stages.starter", "leaves.file_reader", "leaves.errors", "leaves.exit_codes", "leaves.provenance",
-        "stages.reuse", "stages.stopping", "stages.spending",
+        "stages.reuse", "stages.stopping", "stages.spending", "stages.judging_order",
     ),
     # `init`'s stage: a user's columns guessed, the starter config and workflow as text
     "stages.starter": ("datasets", "leaves.errors"),
@@ -91,7 +91,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "stages.reuse": ("config", "datasets", "leaves.results", "leaves.usage", "report", "local"),
     # when a run with a baseline may stop judging: the checks settled (verdict/settling)
     "stages.stopping": (
-        "config", "datasets", "leaves.results", "report", "stages.reuse", "stages.runner", "verdict.record", "verdict.settling",
+        "config", "datasets", "leaves.results", "report", "stages.reuse", "stages.judging_order", "verdict.record", "verdict.settling",
     ),
     # judge.budget as the record keeps it, and the message when it stopped a run
     "stages.spending": ("judge", "verdict.record"),
@@ -122,7 +122,12 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "action_settings": ("config", "datasets", "leaves.errors", "github"),
     # evaluation
     "stages.evidence": ("stages.runner", "metrics", "judge", "datasets", "leaves.results", "leaves.errors", "leaves.usage"),
-    "stages.runner": ("metrics", "judge", "datasets", "leaves.results", "config", "leaves.progress", "leaves.errors", "leaves.usage"),
+    "stages.runner": (
+        "metrics", "judge", "datasets", "leaves.results", "config", "leaves.progress", "leaves.errors", "leaves.usage",
+        "stages.judging_order",
+    ),
+    # the order a run judges its rows in, and whether those judged settle it
+    "stages.judging_order": ("datasets", "leaves.results"),
     # the renderers: markup around the review's words; the HTML page locates evidence in the
     # source with metrics/quotes.py's own functions
     "render": (
