@@ -53,11 +53,12 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
     found = make_plan(config, work, metrics, _judge(config, options))
     if baseline is not None:
         reused = plan_reuse(config, work, baseline, PROMPT_VERSION)
-        left = tuple(
-            (n, tuple(s for s in rows if (n, s.id) not in reused.reused)) for n, rows in work
-        )
         every = found.total()
-        found = make_plan(config, left, metrics, _judge(config, options))
+        if reused.reused:  # the rows left planned again: what reuse saves is the difference
+            left = tuple(
+                (n, tuple(s for s in rows if (n, s.id) not in reused.reused)) for n, rows in work
+            )
+            found = make_plan(config, left, metrics, _judge(config, options))
         found.reuse = ReuseSaving(
             rows=len(reused.reused),
             total=sum(len(rows) for _, rows in work),
