@@ -54,17 +54,15 @@ def plan(options: PlanOptions, env: Mapping[str, str]) -> tuple[Plan, dict[str, 
     if baseline is not None:
         reused = plan_reuse(config, work, baseline, PROMPT_VERSION)
         every = found.total()
-        if reused.reused:  # the rows left planned again: what reuse saves is the difference
-            left = tuple(
-                (n, tuple(s for s in rows if (n, s.id) not in reused.reused)) for n, rows in work
-            )
-            found = make_plan(config, left, metrics, _judge(config, options))
+        if reused.reused or reused.held:  # the rows left planned again: the difference saved
+            found = make_plan(config, reused.left(work), metrics, _judge(config, options))
         found.reuse = ReuseSaving(
             rows=len(reused.reused),
             total=sum(len(rows) for _, rows in work),
             calls=every.to_call - found.total().to_call,
             none_because=reused.reuse.none_because if reused.reuse else None,
             unknown=sum(1 for _, rows in work for s in rows if s.response == MADE_UP_ANSWER),
+            held=len(reused.held),
         )
     found.targets = targets
     return found, describe(config.judge, PROMPT_VERSION)

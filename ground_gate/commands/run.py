@@ -109,19 +109,20 @@ class Job:
     @property
     def scorable(self) -> Work:
         """The rows the judge scores: those a target failed or never reached are not, nor
-        those whose verdicts the baseline holds (their key unchanged)."""
+        those whose verdicts the baseline holds (their key unchanged); a row whose question
+        and source are unchanged holds the baseline's answerable verdict."""
         work = self.answering.scorable if self.answering is not None else self.work
-        reused = self.reuse.reused if self.reuse is not None else {}
-        return tuple((n, tuple(s for s in rows if (n, s.id) not in reused)) for n, rows in work)
+        return work if self.reuse is None else self.reuse.left(work)
 
     def stops_when(self) -> Settled | None:
         """When judging may stop, the decision settled: only against a baseline, in an
         unsharded run, without --judge-all (stages/stopping.py)."""
         if self.baseline is None or self.shard is not None or self.options.judge_all:
             return None
-        reused = self.reuse.reused.values() if self.reuse is not None else ()
+        reuse = self.reuse
+        reused, held = (reuse.reused.values(), reuse.held) if reuse is not None else ((), {})
         scores = {m.name: m.scores for m in self.metrics}
-        return settled_when(self.config, self.work, scores, self.baseline, reused)
+        return settled_when(self.config, self.work, scores, self.baseline, reused, held)
 
     @property
     def names(self) -> list[str]:

@@ -13,6 +13,6 @@ from __future__ import annotations
 from ground_gate.datasets.fields import CANDIDATES, ROLES
 from ground_gate.datasets.formats import FORMATS
 from ground_gate.datasets.loader import iter_samples, load_samples
-from ground_gate.datasets.sample import Sample
+from ground_gate.datasets.sample import HeldAnswer, Sample
 
-__all__ = ["CANDIDATES", "FORMATS", "ROLES", "Sample", "iter_samples", "load_samples"]
+__all__ = ["CANDIDATES", "FORMATS", "ROLES", "HeldAnswer", "Sample", "iter_samples", "load_samples"]

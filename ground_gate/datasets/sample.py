@@ -8,6 +8,20 @@ from typing import Any
 
 
 @dataclass(frozen=True)
+class HeldAnswer:
+    """Whether a row's source holds its answer, as its baseline judged it: reused when the
+    question and the source (and the judge, prompts and settings) are unchanged
+    (stages/reuse.py). p: P(answerable) as the baseline reported it; answerable: the side
+    the baseline put the row on (decided on the unrounded p); relevance: its
+    context_relevance as the baseline reported it (P(answerable), or P(the contexts a target
+    retrieved hold it) for a row whose own context decided its side)."""
+
+    p: float
+    answerable: bool
+    relevance: float
+
+
+@dataclass(frozen=True)
 class Sample:
     """One row to judge. `sources` holds the context chunks (one string for a plain document)."""
 
@@ -33,6 +47,9 @@ class Sample:
     # the runner judges both and keeps, per metric, the worse (metrics/worse_reading.py); None
     # when the response has none
     uncertain_kept: Sample | None = None
+    # the baseline's answerable verdict, reused (its question and source unchanged); None:
+    # the answers metric asks the judge. Not part of what the row says: not compared
+    held: HeldAnswer | None = field(default=None, compare=False)
     # what places the row in a shard: its id when the row has one, else a digest of its
     # content (datasets/identity.py); derived from the other fields, so not compared
     key: str = field(default="", compare=False)

@@ -12,7 +12,9 @@ asked. Two verdicts per row, read from the judge's token probabilities:
   with no call. Without a question, the first view alone.
 - answerable: P(the source holds what the question asks), one call, document first; a
   dataset's `answerable` column states it instead (no call). A row without a question is
-  answerable.
+  answerable. A row whose question and source are unchanged since the baseline takes the
+  baseline's verdict (`Sample.held`, stages/reuse.py): no call, and its side is the
+  baseline's, so a pull request that changed only its answers cannot move it.
 
 Row scores, each on the side the row falls on (P(answerable) >= `answerable_at`, or as
 stated), 1 when the row was answered (P(answered) >= `answered_at`) and 0 when not, so that a
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 
 from ground_gate.config.model import AnswersConfig
 from ground_gate.config.scores import ANSWER_SCORES
-from ground_gate.datasets import Sample
+from ground_gate.datasets import HeldAnswer, Sample
 from ground_gate.leaves.results import ADDRESSED_TO_JUDGE, HIDDEN_TEXT, MetricResult, UnitResult
 from ground_gate.metrics import prompts
 from ground_gate.metrics.base import RowSession, addressed_units, best_support
@@ -41,6 +43,7 @@ from ground_gate.metrics.declines import information_probability, says_nothing
 from ground_gate.metrics.logprobs import yes_probability
 
 RESPONSE_SHOWN = 300  # characters of the response its unit carries
+ANSWERS = "answers"  # the metric's name, as reports key its results
 
 
 @dataclass(frozen=True)
@@ -58,12 +61,14 @@ class Answered:
 class Answerable:
     """Whether the row's source holds the answer: P(answerable), as judged or as stated; and
     P(the contexts a target retrieved hold it), judged apart when the row's own context
-    decided its side (None: the side was judged on the retrieved contexts, or not judged)."""
+    decided its side (None: the side was judged on the retrieved contexts, or not judged);
+    a verdict reused from the baseline carries its context_relevance there, and its side."""
 
     p: float
     stated: bool  # the dataset's answerable column said so: no call was made
-    judged: bool  # a call was made (False when stated, or with no question)
+    judged: bool  # judged, now or in the baseline (False when stated, or with no question)
     retrieved: float | None = None
+    side: bool | None = None  # the baseline's side, reused; None: p against answerable_at
 
 
 # The verdicts, in words; the report colours and counts by them (report/selection.py,
@@ -103,7 +108,7 @@ def asked(sample: Sample) -> str | None:
 @dataclass(frozen=True)
 class Answers:
     config: AnswersConfig = field(default_factory=AnswersConfig)
-    name: str = "answers"
+    name: str = ANSWERS
     scores: tuple[str, ...] = ANSWER_SCORES
 
     async def prepare(self, sample: Sample, session: RowSession) -> Answered:
@@ -125,7 +130,7 @@ class Answers:
 
     async def score(self, sample: Sample, plan: Answered, session: RowSession) -> MetricResult:
         holds = await self._answerable(sample, session)
-        answerable = holds.p >= self.config.answerable_at
+        answerable = holds.p >= self.config.answerable_at if holds.side is None else holds.side
         answered = plan.why is None and plan.p >= self.config.answered_at
         count = 1.0 if answered else 0.0
         said = round(plan.p, 4) if self.config.scoring == "probability" else count
@@ -148,6 +153,8 @@ class Answers:
         question = asked(sample)
         if question is None:  # nothing asked: the source is all there is to say
             return Answerable(1.0, stated=False, judged=False)
+        if (held := sample.held) is not None:  # unchanged since the baseline: its verdict
+            return Answerable(held.p, False, True, held.relevance, side=held.answerable)
         if sample.reference:
             own = await _holds(session, "\n\n".join(sample.reference), question)
             retrieved = await _holds(session, sample.source_text, question)
@@ -193,4 +200,22 @@ def _answerable_unit(sample: Sample, holds: Answerable, answerable: bool) -> Uni
     if holds.stated:
         verdict += STATED
     detail: dict[str, object] = {"p_answerable": round(holds.p, 4), "stated": holds.stated}
+    if holds.side is not None:
+        detail["reused"] = True
     return UnitResult(question or "", round(holds.p, 4), verdict, detail=detail)
+
+
+def held_answer(result: MetricResult) -> HeldAnswer | None:
+    """The answerable verdict a row's `answers` result holds, to reuse while its question and
+    source are unchanged; None when it holds none that was judged (stated by the dataset,
+    nothing asked, or the metric failed)."""
+    if result.status != "ok" or "context_relevance" not in result.scores or len(result.units) < 2:
+        return None
+    unit = result.units[1]
+    p = unit.detail.get("p_answerable")
+    if unit.detail.get("stated") or not isinstance(p, (int, float)):
+        return None
+    answerable = unit.verdict == HOLDS
+    if not answerable and unit.verdict != LACKS:
+        return None
+    return HeldAnswer(float(p), answerable, result.scores["context_relevance"])

@@ -18,6 +18,8 @@ def add_reuse(report: Report, reuse: ReuseRecord | None) -> None:
         place = (entry["dataset"], entry["id"])
         if place in reuse.keys:
             entry["key"] = reuse.keys[place]
+        if place in reuse.context_keys:
+            entry["context_key"] = reuse.context_keys[place]
         if place in reuse.reused:
             entry["reused"] = True
     if reuse.asked:
@@ -45,6 +47,9 @@ def reuse_of(report: Report) -> ReuseRecord | None:
             "scorer": parts["scorer"],
         },
         keys={(r["dataset"], r["id"]): r["key"] for r in rows if "key" in r},
+        context_keys={
+            (r["dataset"], r["id"]): r["context_key"] for r in rows if "context_key" in r
+        },
         reused=frozenset((r["dataset"], r["id"]) for r in rows if r.get("reused")),
         asked=reuse is not None,
         none_because=reuse["none_because"] if reuse is not None else None,

@@ -196,6 +196,7 @@ class RowEntry(TypedDict):
     addressed_to_judge: NotRequired[list[AddressedEntry]]  # cut before judging
     hidden_text: NotRequired[list[HiddenEntry]]  # no reader sees it: taken out before judging
     key: NotRequired[str]  # "sha256:<hex>" of what its verdicts depend on (stages/reuse.py)
+    context_key: NotRequired[str]  # "sha256:<hex>" of what its answerable verdict reads
     reused: NotRequired[bool]  # true: its verdicts were taken from the baseline, not judged
     position: NotRequired[int]  # in a shard's report: the row's place among its dataset's rows
     text: NotRequired[RowText]  # added later in version 1: absent from older reports

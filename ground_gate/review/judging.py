@@ -1,4 +1,5 @@
 """How the run reached its verdicts: the rows whose verdicts came from the baseline (their key
+unchanged), those judged keeping its answerable verdict (their question and source
 unchanged), and the rows not judged once the decision was settled."""
 
 from __future__ import annotations
@@ -6,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ground_gate.report.types import Report
-from ground_gate.review.words import AND_MORE, NONE_REUSED, REUSED, SETTLED, plural
+from ground_gate.metrics.answers import ANSWERS
+from ground_gate.report.types import Report, RowEntry
+from ground_gate.review.words import AND_MORE, HELD, NONE_REUSED, REUSED, SETTLED, plural
 
 
 @dataclass(frozen=True)
@@ -18,6 +20,7 @@ class Judging:
     none_because: str | None  # why none was reused
     not_judged: tuple[tuple[str, str], ...]  # (dataset, id) of the rows judging stopped before
     scored: int  # rows judged or reused: what the means are over
+    held: int = 0  # rows judged that kept the baseline's answerable verdict
 
     def lines(
         self,
@@ -34,6 +37,8 @@ class Judging:
             lines.append(REUSED.format(reused=self.reused, total=self.total))
         elif self.asked and self.none_because:
             lines.append(NONE_REUSED.format(why=text(self.none_because)))
+        if self.held:
+            lines.append(HELD.format(count=plural(self.held, "row")))
         left = self.not_judged
         if left:
             more = len(left) - shown
@@ -62,4 +67,12 @@ def judging_of(report: Report) -> Judging | None:
         none_because=reuse["none_because"] if reuse is not None else None,
         not_judged=not_judged,
         scored=len(report["rows"]),
+        held=sum(1 for r in report["rows"] if _held(r)),
     )
+
+
+def _held(row: RowEntry) -> bool:
+    """Whether the row was judged keeping the baseline's answerable verdict."""
+    answers = row["metrics"].get(ANSWERS)
+    units = answers["units"] if answers is not None else []
+    return not row.get("reused") and any(u["detail"].get("reused") for u in units)

@@ -696,6 +696,10 @@ NOT_RUN = "{count} row(s) not run, so not in the scores: {rows}{more}"
 # reuse and stopping (review/judging.py; stages/reuse.py, verdict/settling.py)
 REUSED = "{reused} of {total} rows unchanged since the baseline: their verdicts reused"
 NONE_REUSED = "No verdict reused from the baseline: {why}"
+HELD = (
+    "{count} judged again kept the baseline's verdict on whether their source holds the "
+    "answer (question and source unchanged: not asked again)"
+)
 SETTLED = (
     "{count} not judged: judging stopped once no value they could take would change any "
     "check's decision (the means, and what broke, are over the {scored} judged or reused; "

@@ -89,6 +89,7 @@ class ReuseSaving:
     calls: int  # calls to make saved
     none_because: str | None
     unknown: int = 0  # rows whose target's answer is not cached: unknown before it answers
+    held: int = 0  # rows judged whose answerable verdict is reused (question, source unchanged)
 
     def text(self) -> str:
         unknown = (
@@ -97,14 +98,20 @@ class ReuseSaving:
             if self.unknown
             else ""
         )
+        held = (
+            f"; {self.held} of the rows judged keep the baseline's answerable verdict (their "
+            "question and source unchanged): no call for it"
+            if self.held
+            else ""
+        )
         if not self.rows:
             why = self.none_because if not self.unknown else "no row's answer is known"
-            return f"baseline: no verdict reused ({why}); every row is judged{unknown}"
+            return f"baseline: no verdict reused ({why}); every row is judged{held}{unknown}"
         left = self.total - self.rows
         return (
             f"baseline: {self.rows} of {self.total} rows unchanged since it, their verdicts "
-            f"reused: {self.calls} judge call(s) saved. The figures are for the {left} row(s) "
-            "left to judge, and `run --baseline` stops judging them once no row left can "
+            f"reused{held}: {self.calls} judge call(s) saved. The figures are for the {left} "
+            "row(s) left to judge, and `run --baseline` stops judging them once no row left can "
             "change a check's decision (`--judge-all`: every one); how many it judges depends "
             f"on their verdicts{unknown}"
         )
@@ -116,6 +123,7 @@ class ReuseSaving:
             "calls_saved": self.calls,
             "none_because": self.none_because,
             "rows_answer_unknown": self.unknown,
+            "rows_answerable_reused": self.held,
             "stops_when_settled": True,
         }
 

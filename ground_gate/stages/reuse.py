@@ -9,23 +9,31 @@ checksum), the prompts' version, the metrics' settings and the scorer's version.
 row's verdicts from the baseline report itself (no cache): its change is exactly 0. A row
 whose key differs in any part is judged again. When the baseline's parts differ, no row can
 match, and `Reuse.none_because` says which part differed.
+
+With the `answers` metric on, each row also carries a context key: that of its answerable
+verdict, which reads the question and the source, never the answer. A row judged again whose
+context key equals the baseline row's takes that verdict (`Sample.held`): no call, its side
+and its context_relevance exactly the baseline's, so that a pull request that changed only
+answers cannot move a row across `answerable_at` on judge noise, and the run may stop once
+the rest is settled (a row's context relevance is then known before it is judged).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Mapping
-from dataclasses import asdict, dataclass, fields, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
 from ground_gate import __version__
 from ground_gate.config.keys import run_only
 from ground_gate.config.model import Config, JudgeConfig
-from ground_gate.datasets import Sample
+from ground_gate.datasets import HeldAnswer, Sample
 from ground_gate.leaves.results import RowResult
 from ground_gate.leaves.usage import Usage
+from ground_gate.metrics.answers import ANSWERS, held_answer
 from ground_gate.report.readback import row_result
 from ground_gate.report.types import Report
 
@@ -37,7 +45,8 @@ PART_WORDS = {
     "method": "other metric settings",
     "scorer": "another version of ground-gate",
 }
-_NOT_ROW_TEXT = frozenset({"id", "line", "key", "row"})  # what places a row, not what it says
+# what places a row, or what this run knows of it, not what it says
+_NOT_ROW_TEXT = frozenset({"id", "line", "key", "row", "held"})
 
 
 def digest(value: Any) -> str:
@@ -61,6 +70,13 @@ class KeyParts:
     def row_key(self, sample: Sample) -> str:
         """The key of `sample`'s verdicts in a run with these parts."""
         return digest({"parts": self.as_dict(), "row": _row_text(sample)})
+
+    def context_key(self, sample: Sample) -> str:
+        """The key of `sample`'s answerable verdict in a run with these parts: what that
+        verdict reads (the question, the sources, the dataset's own context a target's
+        replaced, a stated answerable), never the answer."""
+        read = {f: getattr(sample, f) for f in ("question", "sources", "reference", "answerable")}
+        return digest({"parts": self.as_dict(), "context": read})
 
     def first_difference(self, other: Mapping[str, str] | None) -> str | None:
         """The first part `other` (a baseline's) differs in, in words; None: none does."""
@@ -129,10 +145,17 @@ class Reuse:
     none_because: str | None = None
 
 
+def baseline_parts_differ(baseline: Report, parts: KeyParts) -> str | None:
+    """The first of the run's key parts the baseline's differ in, in words; None: none does."""
+    theirs = baseline.get("verdict_key")
+    return parts.first_difference(
+        None if theirs is None else {k: str(v) for k, v in theirs.items()}
+    )
+
+
 def reuse_from(baseline: Report, parts: KeyParts, keys: Mapping[RowKey, str]) -> Reuse:
     """The baseline's rows whose key equals this run's (`keys`: each row's, by dataset and id)."""
-    theirs = baseline.get("verdict_key")
-    why = parts.first_difference(None if theirs is None else {k: str(v) for k, v in theirs.items()})
+    why = baseline_parts_differ(baseline, parts)
     if why is not None:
         return Reuse({}, why)
     reused = {}
@@ -162,26 +185,81 @@ def keys_of(parts: KeyParts, work: Iterable[tuple[str, Iterable[Sample]]]) -> di
     return {(name, s.id): parts.row_key(s) for name, samples in work for s in samples}
 
 
+def context_keys_of(
+    parts: KeyParts, work: Iterable[tuple[str, Iterable[Sample]]]
+) -> dict[RowKey, str]:
+    """Every row's context key: that of its answerable verdict, which reads the question and
+    the source, never the answer (metrics/answers.py)."""
+    return {(name, s.id): parts.context_key(s) for name, samples in work for s in samples}
+
+
+def held_from(
+    baseline: Report, context_keys: Mapping[RowKey, str], skipped: Iterable[RowKey]
+) -> dict[RowKey, HeldAnswer]:
+    """The baseline's answerable verdicts of the rows (not `skipped`: reused whole) whose
+    context key equals this run's: the pull request changed their answers, not what the
+    verdict reads. The run's parts are the baseline's (its caller checked)."""
+    skip = set(skipped)
+    held = {}
+    for entry in baseline["rows"]:
+        place = (entry["dataset"], entry["id"])
+        if place in skip or context_keys.get(place) != entry.get("context_key", None):
+            continue
+        result = next((m for m in row_result(entry).metrics if m.metric == ANSWERS), None)
+        found = held_answer(result) if result is not None else None
+        if found is not None:
+            held[place] = found
+    return held
+
+
 @dataclass(frozen=True)
 class ReusePlan:
-    """A run's keys, and with a baseline the rows it takes from it."""
+    """A run's keys, and with a baseline the rows it takes from it whole (`reused`) and the
+    answerable verdicts it takes for rows whose answers alone changed (`held`)."""
 
     parts: KeyParts
     keys: Mapping[RowKey, str]
     reuse: Reuse | None  # None: no baseline was given
+    context_keys: Mapping[RowKey, str] = field(default_factory=dict)  # with `answers` on
+    held: Mapping[RowKey, HeldAnswer] = field(default_factory=dict)
 
     @property
     def reused(self) -> Mapping[RowKey, RowResult]:
         return {} if self.reuse is None else self.reuse.rows
 
+    def left(
+        self, work: Iterable[tuple[str, Iterable[Sample]]]
+    ) -> tuple[tuple[str, tuple[Sample, ...]], ...]:
+        """The rows to judge: every row not reused, each holding its reused answerable
+        verdict, if it has one."""
+        return tuple(
+            (name, tuple(self._holding(name, s) for s in rows if (name, s.id) not in self.reused))
+            for name, rows in work
+        )
+
+    def _holding(self, name: str, sample: Sample) -> Sample:
+        held = self.held.get((name, sample.id))
+        if held is None:
+            return sample
+        kept = sample.uncertain_kept  # the reading with the response's uncertain text kept
+        return replace(
+            sample, held=held, uncertain_kept=None if kept is None else replace(kept, held=held)
+        )
+
 
 def plan_reuse(
     config: Config,
-    work: Iterable[tuple[str, Iterable[Sample]]],
+    work: Sequence[tuple[str, Sequence[Sample]]],
     baseline: Report | None,
     prompt_version: str,
 ) -> ReusePlan:
     """Every row's key and, with a baseline, the rows whose verdicts it already holds."""
     parts = key_parts(config, prompt_version, model_checksum(config.judge))
     keys = keys_of(parts, work)
-    return ReusePlan(parts, keys, None if baseline is None else reuse_from(baseline, parts, keys))
+    contexts = context_keys_of(parts, work) if config.metrics.answers is not None else {}
+    if baseline is None:
+        return ReusePlan(parts, keys, None, contexts)
+    reuse = reuse_from(baseline, parts, keys)
+    if not contexts or baseline_parts_differ(baseline, parts):
+        return ReusePlan(parts, keys, reuse, contexts)
+    return ReusePlan(parts, keys, reuse, contexts, held_from(baseline, contexts, reuse.rows))

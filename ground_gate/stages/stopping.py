@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from ground_gate.config.model import Config
-from ground_gate.datasets import Sample
+from ground_gate.datasets import HeldAnswer, Sample
 from ground_gate.leaves.results import RowResult
 from ground_gate.report.readback import baseline_scores
 from ground_gate.report.types import Report
@@ -25,8 +25,10 @@ def settled_when(
     scores_by_metric: Mapping[str, tuple[str, ...]],
     baseline: Report,
     reused: Iterable[RowResult],
+    held: Mapping[RowKey, HeldAnswer],
 ) -> Settled:
-    """The runner's test of whether the rows scored (with `reused`) settle every check."""
+    """The runner's test of whether the rows scored (with `reused`) settle every check; a
+    row keeping the baseline's answerable verdict (`held`) is on the baseline's side."""
     names = [name for name, _ in work]
     rules = Rules(
         datasets=names,
@@ -34,6 +36,7 @@ def settled_when(
         thresholds={d.name: config.thresholds_for(d) for d in config.datasets if d.name in names},
         on_error=config.on_error,
         baseline=baseline_scores(baseline),
+        sides={key: "answered" if h.answerable else "answered_anyway" for key, h in held.items()},
     )
     kept = list(reused)
 
@@ -71,6 +74,7 @@ def reuse_record(
         none_because=plan.reuse.none_because if plan.reuse is not None else None,
         not_judged=tuple(k for k, _ in _pairs(work) if k not in done) if settled else (),
         judged=len(judged),
+        context_keys=plan.context_keys,
     )
 
 

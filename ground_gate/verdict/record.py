@@ -95,7 +95,8 @@ class ReuseRecord:
     parts: the run's parts of every key (judge, prompts, method, scorer); keys: each row's;
     reused: the rows whose verdicts came from the baseline; asked: a baseline was given;
     none_because: why none was reused; not_judged: the rows judging stopped before, the
-    decision settled (verdict/settling.py); judged: the rows judged in this run."""
+    decision settled (verdict/settling.py); judged: the rows judged in this run;
+    context_keys: each row's answerable verdict's key (with the `answers` metric on)."""
 
     parts: Mapping[str, str]
     keys: Mapping[RowKey, str]
@@ -104,6 +105,7 @@ class ReuseRecord:
     none_because: str | None = None
     not_judged: tuple[RowKey, ...] = ()
     judged: int = 0
+    context_keys: Mapping[RowKey, str] = field(default_factory=dict)
 
     @classmethod
     def joined(cls, records: Sequence[ReuseRecord | None]) -> ReuseRecord | None:
@@ -116,6 +118,7 @@ class ReuseRecord:
         return replace(
             found[0],
             keys={key: value for r in found for key, value in r.keys.items()},
+            context_keys={key: value for r in found for key, value in r.context_keys.items()},
             reused=frozenset().union(*(r.reused for r in found)),
             none_because=next((r.none_because for r in found if r.none_because), None),
             not_judged=tuple(key for r in found for key in r.not_judged),

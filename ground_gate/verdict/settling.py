@@ -22,6 +22,12 @@ Each side of a check has its exact reach:
 - a context regression (`context_relevance`): possible while a row not judged had the answer
   in its source in the baseline.
 
+A row whose question and source are unchanged keeps the baseline's answerable verdict
+(`Rules.sides`): judged or not, it gives no value on the other side of `answers`, and it
+cannot regress, being on the baseline's side. Its context_relevance is the baseline's when
+judged, but none when it is not, so it is still any value or none there: a run that stops
+reports the rows judged, and their decision must be judging every row's.
+
 The two sides are taken apart, so a pair of outcomes may be counted that no completion
 gives; that only keeps a check open longer, never closes one early. A row not judged cannot
 fail to be scored: errors are those of the rows judged.
@@ -31,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ground_gate.config.model import Threshold
 from ground_gate.config.scores import LOWER_IS_BETTER, SUBSTANCE
@@ -45,6 +51,7 @@ from ground_gate.verdict.dataset_scores import (
 from ground_gate.verdict.gate import OnError, context_regressions, judge_change, worse_by
 
 RowKey = tuple[str, str]  # (dataset, row id)
+ANSWER_SIDES = ("answered", "answered_anyway")  # a row gives one of them, by its side
 Outcome = bool | None  # a check's decision: passed, failed, or neither (shown, not gated)
 _ABSENT = "absent"  # no baseline: the check has no baseline side
 
@@ -58,6 +65,9 @@ class Rules:
     thresholds: Mapping[str, Mapping[str, Threshold]]
     on_error: OnError
     baseline: RowScores | None = None
+    # the `answers` side ("answered" or "answered_anyway") of each row that keeps the
+    # baseline's answerable verdict: its side there
+    sides: Mapping[RowKey, str] = field(default_factory=dict)
 
     def scores(self) -> tuple[str, ...]:
         return (*(s for names in self.scores_by_metric.values() for s in names), SUBSTANCE)
@@ -78,7 +88,8 @@ def open_checks(rules: Rules, rows: Sequence[RowResult], pending: Sequence[RowKe
             continue  # its rows are all judged: its checks are what they are
         judged = [r for r in rows if r.dataset == dataset]
         for score in rules.scores():
-            check = _Check(rules, dataset, score, judged, now, ids, dataset in regressions)
+            left = [i for i in ids if _may_give(rules.sides.get((dataset, i)), score)]
+            check = _Check(rules, dataset, score, judged, now, left, dataset in regressions)
             if len({outcome is False for outcome in check.outcomes()}) > 1:
                 found.append((dataset, score))
     return found
@@ -219,8 +230,16 @@ class _Check:
         may no longer (gate.context_regressions)."""
         assert self.rules.baseline is not None
         return any(
-            "answered" in self.rules.baseline.get((self.dataset, i), {}) for i in self.pending
+            "answered" in self.rules.baseline.get((self.dataset, i), {})
+            and self.rules.sides.get((self.dataset, i)) != "answered"
+            for i in self.pending
         )
+
+
+def _may_give(side: str | None, score: str) -> bool:
+    """Whether a row not judged, on `side` (None: not known), may give `score`: not the
+    other side's."""
+    return side is None or score not in ANSWER_SIDES or score == side
 
 
 def _combined(bounds: Outcome, base: Outcome | str, threshold: Threshold | None) -> Outcome:

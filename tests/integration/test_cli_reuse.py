@@ -29,7 +29,14 @@ ROWS = [
 ]
 
 
-def project(root: Path, url: str, rows: list[dict[str, Any]], *, model: str = "fake-model") -> Path:
+def project(
+    root: Path,
+    url: str,
+    rows: list[dict[str, Any]],
+    *,
+    model: str = "fake-model",
+    metrics: str = "groundedness: {}",
+) -> Path:
     (root / "rows.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     config = root / "gate.yml"
     # one row at a time, as the local judge runs: a row in flight when the decision settles
@@ -40,8 +47,9 @@ def project(root: Path, url: str, rows: list[dict[str, Any]], *, model: str = "f
         + judge
         + """datasets:
   - {name: plans, path: rows.jsonl}
-metrics:
-  groundedness: {}
+metrics: {"""
+        + metrics
+        + """}
 thresholds:
   groundedness: {min: 0.5, max_drop: 0.05}
 """,
@@ -233,3 +241,47 @@ def test_plan_with_a_target_does_not_count_answers_it_cannot_know(tmp_path: Path
     assert (reuse["rows_reused"], reuse["rows_answer_unknown"]) == (0, 4)
     assert "no row's answer is known" in said.output
     assert "4 row(s) a target answers have no cached answer" in said.output
+
+
+ASKS_IF_IT_HOLDS = "Does the document contain the information needed to answer the question"
+
+
+def test_a_row_whose_answer_alone_changed_keeps_the_baseline_s_answerable_verdict(
+    tmp_path: Path,
+) -> None:
+    """With the answers metric on, three answers changed: each is judged again, but whether
+    its source holds the answer (which reads the question and the source, never the answer)
+    is the baseline's verdict, not asked again; a changed question is asked."""
+    both = "groundedness: {}, answers: {}"
+    moved = {**ROWS[3], "question": "What does plan 3 cost in Mars dollars?"}
+    with FakeOpenAI(handler=grade) as server:
+        config = project(tmp_path, server.url, ROWS[:8], metrics=both)
+        run(config, "baseline")
+        project(tmp_path, server.url, [*CHANGED, moved, *ROWS[4:8]], metrics=both)
+        before = len(server.requests)
+        _, report, markdown = run(
+            config, "pr", "--baseline", str(tmp_path / "baseline.json"), "--judge-all"
+        )
+        asked = [json.dumps(r.body) for r in server.requests[before:]]
+        planned = CliRunner().invoke(
+            cli,
+            ["plan", "-c", str(config), "--no-cache", "--format", "json", "--baseline",
+             str(tmp_path / "baseline.json")],
+        )  # fmt: skip
+    assert json.loads(planned.output)["reuse"]["rows_answerable_reused"] == len(CHANGED)
+    holds = [a for a in asked if ASKS_IF_IT_HOLDS in a]
+    assert len(holds) == 1 and "Mars dollars" in holds[0]  # the changed question, alone
+    rows = {r["id"]: r for r in report["rows"]}
+    assert [i for i, r in rows.items() if not r.get("reused")] == [r["id"] for r in ROWS[:4]]
+    baseline = {r["id"]: r for r in json.loads((tmp_path / "baseline.json").read_text())["rows"]}
+    for row in CHANGED:
+        answers = rows[row["id"]]["metrics"]["answers"]
+        unit = answers["units"][1]
+        assert unit["detail"]["reused"] is True
+        was = baseline[row["id"]]["metrics"]["answers"]
+        assert answers["scores"]["context_relevance"] == was["scores"]["context_relevance"]
+        assert unit["verdict"] == was["units"][1]["verdict"]
+        assert rows[row["id"]]["context_key"] == baseline[row["id"]]["context_key"]
+    assert "reused" not in rows[moved["id"]]["metrics"]["answers"]["units"][1]["detail"]
+    said = "3 rows judged again kept the baseline's verdict on whether their source holds"
+    assert said in markdown

@@ -8,11 +8,11 @@ from dataclasses import replace
 import pytest
 
 from ground_gate.config.model import AnswersConfig, GroundednessConfig, Threshold
-from ground_gate.datasets import Sample
+from ground_gate.datasets import HeldAnswer, Sample
 from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.leaves.results import MetricResult, RowResult
 from ground_gate.metrics import RowSession
-from ground_gate.metrics.answers import Answers
+from ground_gate.metrics.answers import Answers, held_answer
 from ground_gate.metrics.declines import says_nothing
 from ground_gate.metrics.faithfulness import Faithfulness
 from ground_gate.metrics.groundedness import Groundedness
@@ -397,3 +397,26 @@ def test_gate__a_row_whose_contexts_lost_the_answer_since_the_baseline_fails_con
     )
     # the same rows without a baseline: nothing to regress from
     assert _gate(rows, {"answered": Threshold(min=0.8)}).passed
+
+
+async def test_answers__a_held_verdict_is_the_baseline_s_with_no_answerable_call():
+    """Property: a row whose question and source are unchanged since the baseline keeps the
+    baseline's answerable verdict: no answerable call, its context relevance and side the
+    baseline's (the side as the baseline decided it, not its rounded p against the bound),
+    and its unit says it was reused; read back from the result, it is the same verdict."""
+    # each p on the other side of answerable_at (0.4) from the side held: the side is kept
+    for held in (HeldAnswer(0.5, False, 0.5), HeldAnswer(0.2, True, 0.35)):
+        judge = FakeJudge(judge_of)
+        result = await score(Answers(), sample("It runs for 2 hours.", held=held), judge)
+        assert judge.purposes() == ["answers.informs", "answers.evades"]
+        side = "answered" if held.answerable else "answered_anyway"
+        assert result.scores == {side: 1.0, "context_relevance": held.relevance}
+        assert result.units[1].detail == {"p_answerable": held.p, "stated": False, "reused": True}
+        assert held_answer(result) == held
+
+
+async def test_answers__no_verdict_to_hold_when_it_was_stated_or_not_asked_or_failed():
+    for row in (sample("It runs.", answerable=True), sample("It runs.", question=None)):
+        result = await score(Answers(), row, FakeJudge(judge_of))
+        assert held_answer(result) is None
+    assert held_answer(MetricResult("answers", "error", error="judge unreachable")) is None

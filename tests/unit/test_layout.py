@@ -88,7 +88,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "review", "config", "targets",
     ),
     # each row's verdict key; the rows whose verdicts the baseline holds, read from it
-    "stages.reuse": ("config", "datasets", "leaves.results", "leaves.usage", "report", "local"),
+    "stages.reuse": (
+        "config", "datasets", "leaves.results", "leaves.usage", "report", "local", "metrics",
+    ),
     # when a run with a baseline may stop judging: the checks settled (verdict/settling)
     "stages.stopping": (
         "config", "datasets", "leaves.results", "report", "stages.reuse", "stages.judging_order", "verdict.record", "verdict.settling",

@@ -15,9 +15,17 @@ from hypothesis import strategies as st
 from ground_gate.datasets import Sample
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.leaves.usage import Usage
+from ground_gate.metrics.answers import HOLDS, LACKS
 from ground_gate.report.json_report import metric_entry
 from ground_gate.report.types import Report, RowEntry
-from ground_gate.stages.reuse import PART_WORDS, KeyParts, keys_of, reuse_from
+from ground_gate.stages.reuse import (
+    PART_WORDS,
+    KeyParts,
+    context_keys_of,
+    held_from,
+    keys_of,
+    reuse_from,
+)
 
 PARTS = KeyParts(judge="sha256:j", prompts="7", method="sha256:m", scorer="0.1.0")
 # every field of a row its verdicts depend on
@@ -147,3 +155,59 @@ def test_reuse__the_same_text_in_another_dataset_or_id_is_another_row() -> None:
         "rows": [_entry("e", row, keys[("d", "r0")], False)],
     }
     assert reuse_from(report, PARTS, keys).rows == {}
+
+
+CONTEXT_FIELDS = ("sources", "question", "answerable", "reference")  # what answerable reads
+
+
+def _answers_entry(dataset: str, row: Sample, key: str, context_key: str, p: float) -> RowEntry:
+    side, verdict = ("answered", HOLDS) if p >= 0.4 else ("answered_anyway", LACKS)
+    units = (
+        UnitResult(row.response, 1.0, "answered", None, {"p_answered": 1.0}),
+        UnitResult(row.question or "", p, verdict, None, {"p_answerable": p, "stated": False}),
+    )
+    metric = MetricResult("answers", "ok", {side: 1.0, "context_relevance": p}, units)
+    return {
+        "dataset": dataset,
+        "id": row.id,
+        "seconds": 1.0,
+        "failing": [],
+        "metrics": {"answers": metric_entry(metric)},
+        "key": key,
+        "context_key": context_key,
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(scenario(), st.lists(st.sampled_from([0.1, 0.39, 0.4, 0.8]), min_size=6, max_size=6))
+def test_held__the_answerable_verdict_only_of_rows_whose_question_and_source_are_unchanged(
+    case: dict[str, Any], ps: list[float]
+) -> None:
+    """A row judged again keeps the baseline's answerable verdict exactly when nothing that
+    verdict reads changed (its question, sources, the dataset's own context, a stated
+    answerable) and the run's parts are the baseline's; never a row reused whole."""
+    before, now = case["before"], case["now"]
+    keys, contexts = keys_of(PARTS, [("d", before)]), context_keys_of(PARTS, [("d", before)])
+    report: Report = {  # type: ignore[typeddict-item]  # only what reuse reads
+        "verdict_key": PARTS.as_dict(),
+        "rows": [
+            _answers_entry("d", r, keys[("d", r.id)], contexts[("d", r.id)], p)
+            for r, p in zip(before, ps, strict=False)
+            if r.question  # an answerable verdict is judged only for a row that asks one
+        ],
+    }
+    work = [("d", now)]
+    reused = reuse_from(report, case["parts"], keys_of(case["parts"], work)).rows
+    held = held_from(report, context_keys_of(case["parts"], work), reused)
+
+    def reads_the_same(b: Sample, n: Sample) -> bool:
+        return all(getattr(b, f) == getattr(n, f) for f in CONTEXT_FIELDS)
+
+    expected = {
+        ("d", n.id): p
+        for b, n, p in zip(before, now, ps, strict=False)
+        if b.question and reads_the_same(b, n) and ("d", n.id) not in reused
+    }
+    assert {k: h.p for k, h in held.items()} == ({} if case["part"] else expected)
+    for h in held.values():
+        assert h.answerable == (h.p >= 0.4) and h.relevance == h.p

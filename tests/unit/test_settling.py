@@ -7,6 +7,7 @@ failure on it is not foreseen; with `skip` it is a row with no value, which is).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,12 +16,13 @@ from ground_gate.config.model import SUBSTANCE_DEFAULT, Threshold
 from ground_gate.leaves.results import MetricResult, RowResult
 from ground_gate.verdict.dataset_scores import row_scores, summarise
 from ground_gate.verdict.gate import evaluate
-from ground_gate.verdict.settling import Rules, open_checks
+from ground_gate.verdict.settling import ANSWER_SIDES, Rules, open_checks
 
 SCORES = {
     "groundedness": ("groundedness", "contradiction"),
-    "answers": ("answered", "answered_anyway"),
+    "answers": ("answered", "answered_anyway", "context_relevance"),
 }
+ANSWERS_ONLY = {"answers": SCORES["answers"]}
 VALUES = st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.6, 0.75, 0.9, 1.0])
 
 
@@ -40,7 +42,10 @@ def answers(draw: st.DrawFn) -> MetricResult:
     if status != "ok":
         return MetricResult("answers", status)
     side = draw(st.sampled_from(["answered", "answered_anyway"]))
-    return MetricResult("answers", "ok", {side: draw(VALUES)})
+    scores = {side: draw(VALUES)}
+    if draw(st.integers(0, 3)):  # judged, not stated by the dataset
+        scores["context_relevance"] = draw(VALUES)
+    return MetricResult("answers", "ok", scores)
 
 
 @st.composite
@@ -61,26 +66,44 @@ def threshold(draw: st.DrawFn) -> Threshold | None:
 
 
 @st.composite
-def scenario(draw: st.DrawFn) -> tuple[Rules, list[RowResult], list[int], int]:
+def scenario(
+    draw: st.DrawFn, scores: dict[str, tuple[str, ...]] = SCORES
+) -> tuple[Rules, list[RowResult], list[int], int]:
     datasets = draw(st.sampled_from([("a",), ("a", "b")]))
+    made = {"groundedness": grounded, "answers": answers}
+
+    def results() -> tuple[MetricResult, ...]:
+        return tuple(draw(made[metric]()) for metric in scores)
+
     rows = []
     for dataset in datasets:
         for i in range(draw(st.integers(1, 9))):
-            rows.append(RowResult(dataset, f"r{i}", (draw(grounded()), draw(answers()))))
+            rows.append(RowResult(dataset, f"r{i}", results()))
     thresholds = {}
     for dataset in datasets:
-        chosen = {s: draw(threshold()) for names in SCORES.values() for s in names}
+        chosen = {s: draw(threshold()) for names in scores.values() for s in names}
         chosen["substance"] = draw(st.sampled_from([SUBSTANCE_DEFAULT, None]))
         thresholds[dataset] = {s: t for s, t in chosen.items() if t is not None}
     baseline = None
     if draw(st.booleans()):
         before = [
-            RowResult(r.dataset, r.sample_id, (draw(grounded()), draw(answers())))
+            RowResult(r.dataset, r.sample_id, results())
             for r in rows
             if draw(st.integers(0, 5))  # most rows are in the baseline
         ]
         baseline = row_scores(before)
-    rules = Rules(datasets, SCORES, thresholds, draw(st.sampled_from(["fail", "skip"])), baseline)
+    # rows keeping the baseline's answerable verdict: on the side they were on there
+    sides = {}
+    for row in rows:
+        said = row_scores([row]).get((row.dataset, row.sample_id), {})
+        before_said = (baseline or {}).get((row.dataset, row.sample_id), {})
+        side = next((s for s in ("answered", "answered_anyway") if s in said), None)
+        if side is None or "context_relevance" not in said or not draw(st.integers(0, 3)):
+            continue
+        if side in before_said and "context_relevance" in before_said:
+            sides[(row.dataset, row.sample_id)] = side
+    on_error = draw(st.sampled_from(["fail", "skip"]))
+    rules = Rules(datasets, scores, thresholds, on_error, baseline, sides)
     order = draw(st.permutations(range(len(rows))))
     return rules, rows, list(order), draw(st.integers(0, len(rows)))
 
@@ -103,7 +126,21 @@ def decisions(rules: Rules, rows: Sequence[RowResult]) -> dict[tuple[str, str], 
 def test_stopping_when_settled_never_changes_a_decision(
     case: tuple[Rules, list[RowResult], list[int], int],
 ) -> None:
-    rules, rows, order, _ = case
+    _stops_as_judging_all(*case[:3])
+
+
+@settings(max_examples=150)
+@given(scenario(ANSWERS_ONLY))
+def test_answer_scores_known_before_judging_never_change_a_decision(
+    case: tuple[Rules, list[RowResult], list[int], int],
+) -> None:
+    """The answer scores alone, so that a run settles early often: rows keeping the
+    baseline's answerable verdict (`Rules.sides`) give nothing on the other side and cannot
+    regress, and no decision differs from judging every row."""
+    _stops_as_judging_all(*case[:3])
+
+
+def _stops_as_judging_all(rules: Rules, rows: list[RowResult], order: list[int]) -> None:
     every = decisions(rules, rows)
     for judged in range(len(order) + 1):
         done = [rows[i] for i in sorted(order[:judged])]
@@ -163,3 +200,34 @@ def test_a_drop_past_max_drop_that_the_bound_may_show_keeps_the_check_open() -> 
     assert open_checks(rules, rows, [("a", "r20")]) == []
     ten = [("a", f"r{i}") for i in range(20, 30)]
     assert open_checks(rules, rows, ten) == [("a", "groundedness")]
+
+
+def _answered(dataset: str, row_id: str, side: str, value: float) -> RowResult:
+    scores = {side: value, "context_relevance": 0.9 if side == "answered" else 0.1}
+    return RowResult(dataset, row_id, (MetricResult("answers", "ok", scores),))
+
+
+def test_a_row_keeping_the_baseline_s_answerable_verdict_cannot_regress_its_context() -> None:
+    """Ten rows answered in the baseline, nine judged alike now. The tenth, judged, could
+    lose its answer (a context regression): open. Keeping the baseline's verdict, it is on
+    the answered side whatever it says: the context check is settled."""
+    before = row_scores([_answered("a", f"r{i}", "answered", 1.0) for i in range(10)])
+    thresholds = {"a": {"answered": Threshold(min=0.5)}}
+    rows = [_answered("a", f"r{i}", "answered", 1.0) for i in range(9)]
+    unknown = Rules(("a",), ANSWERS_ONLY, thresholds, "fail", before)
+    assert open_checks(unknown, rows, [("a", "r9")]) == [("a", "context_relevance")]
+    kept = replace(unknown, sides={("a", "r9"): "answered"})
+    assert open_checks(kept, rows, [("a", "r9")]) == []
+
+
+def test_a_row_keeping_its_side_still_counts_on_that_side_and_on_no_other() -> None:
+    """One row judged answered at 1.0 and one pending, min 0.6 on both sides: on the answered
+    side, its 0 would take `answered` to 0.5 (open), and `answered_anyway` has no row to
+    reach (settled as it is); on the other side, the reverse."""
+    thresholds = {"a": {s: Threshold(min=0.6, allow_empty=True) for s in ANSWER_SIDES}}
+    rules = Rules(("a",), ANSWERS_ONLY, thresholds, "skip")
+    rows = [_answered("a", "r0", "answered", 1.0), _answered("a", "r1", "answered_anyway", 1.0)]
+    on = {side: replace(rules, sides={("a", "r2"): side}) for side in ANSWER_SIDES}
+    assert open_checks(on["answered"], rows, [("a", "r2")]) == [("a", "answered")]
+    assert open_checks(on["answered_anyway"], rows, [("a", "r2")]) == [("a", "answered_anyway")]
+    assert open_checks(rules, rows, [("a", "r2")]) == [("a", "answered"), ("a", "answered_anyway")]
