@@ -108,6 +108,9 @@ def main() -> None:
     parser.add_argument("--changed", type=int, default=10)
     parser.add_argument("--seed", type=int, default=45)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "out" / "reuse")
+    parser.add_argument(
+        "--skip-every", action="store_true", help="only the baseline and the ten changed answers"
+    )
     args = parser.parse_args()
     out = args.out.resolve()
     rows = prepare(out, args.rows, args.seed)
@@ -118,6 +121,9 @@ def main() -> None:
     for i, r in enumerate(rows[: args.changed]):
         ten[r["id"]] = rows[-1 - i]["response"]  # another row's answer
     summary["ten"] = run(out, "ten", ten, "--baseline", "baseline.json")
+    if args.skip_every:
+        (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
+        return
     every = {k: "Well, " + v for k, v in base.items()}
     summary["every"] = run(out, "every", every, "--baseline", "baseline.json")
     summary["every_judge_all"] = run(
