@@ -14,7 +14,8 @@ Every timed run starts with an empty judge cache (a judge call is a judge call);
 
     .venv/bin/python -m bench.speed.reuse_and_stop --rows 100 --changed 10 --out bench/out/reuse
 
-Writes `summary.json` in --out: per run its wall seconds, judging seconds, rows judged,
+Writes `summary.json` in --out: per run its wall seconds, judging seconds (and of them the
+rows judged, to the decision, before the server start and the evidence quotes), rows judged,
 reused and not judged, judge calls, exit code and each check's decision.
 """
 
@@ -89,6 +90,9 @@ def run(
         "exit": done.returncode,
         "wall_s": wall,
         "judging_s": data["seconds"],
+        # the rows judged one at a time, to the decision; the rest of judging_s is the server's
+        # start and the evidence quoted for the rows the comment shows, after the decision
+        "rows_judging_s": round(sum(r["seconds"] for r in data["rows"] if not r.get("reused")), 1),
         "rows_reused": reused,
         "rows_judged": len(data["rows"]) - reused,
         "rows_not_judged": len(settled.get("not_judged", [])),
@@ -111,16 +115,28 @@ def main() -> None:
     parser.add_argument(
         "--skip-every", action="store_true", help="only the baseline and the ten changed answers"
     )
+    parser.add_argument(
+        "--reuse-baseline",
+        action="store_true",
+        help="keep --out's baseline.json: no new baseline run",
+    )
     args = parser.parse_args()
     out = args.out.resolve()
     rows = prepare(out, args.rows, args.seed)
     base = {r["id"]: r["response"] for r in rows}
     summary: dict[str, Any] = {"rows": args.rows, "changed": args.changed}
-    summary["baseline"] = run(out, "baseline", base)
+    if args.reuse_baseline:
+        summary["baseline"] = json.loads((out / "summary.json").read_text())["baseline"]
+    else:
+        summary["baseline"] = run(out, "baseline", base)
     ten = dict(base)
     for i, r in enumerate(rows[: args.changed]):
         ten[r["id"]] = rows[-1 - i]["response"]  # another row's answer
     summary["ten"] = run(out, "ten", ten, "--baseline", "baseline.json")
+    # the ten judged whatever the stopping rule says: what judging them costs, from an empty cache
+    summary["ten_judge_all"] = run(
+        out, "ten-all", ten, "--baseline", "baseline.json", "--judge-all"
+    )
     if args.skip_every:
         (out / "summary.json").write_text(json.dumps(summary, indent=2), encoding="utf-8")
         return

@@ -4,9 +4,9 @@ stdin, one answer a line on stdout), in the ways an app's change can make it say
 Modes (argv[1]):
 - `honest`: answers each question its documentation answers with the passage's first sentence,
   and says the documentation does not say where the row's documentation cannot answer;
-- `declines`: as honest, but declines every answerable question after the first two, in the
+- `declines`: as honest, but declines every answerable question after the first, in the
   phrasings of a prompt change gone wrong, taken in turn;
-- `nothing`: as honest for the first two rows, then answers with no word at all (emoji,
+- `nothing`: as honest for the first row, then answers with no word at all (emoji,
   punctuation, an empty list).
 """
 
@@ -22,7 +22,7 @@ DECLINES = (
     "Sorry, I don't have that information.",
 )
 NOTHING = ("🎉🎉🎉", "[]", "{}", "...", "\u2014")
-HONEST_ROWS = 2  # rows answered honestly before the mode's change shows
+HONEST_ROWS = 1  # rows answered honestly before the mode's change shows
 
 
 def honest(row: dict[str, object]) -> str:

@@ -1,5 +1,5 @@
 """End to end: configs/demo-answers.yml's prompt target, the real local model answering and
-judging, on two of its questions. What only this test shows is a prompt target's answers
+judging, on one of its questions. What only this test shows is a prompt target's answers
 judged: the strict prompt (`prompt.md`) passes the demo's groundedness gate and the loose one
 (`prompt-loose.md`, the demo's pull request that should fail) fails it for the reason it was
 written for, the sentences it adds "from its own knowledge" judged not in the source. The
@@ -25,7 +25,10 @@ pytestmark = pytest.mark.e2e
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = ROOT / "configs" / "demo-answers.yml"
 ANSWERS = ROOT / "examples" / "answers"
-ROW_IDS = ("filter-replacement", "noise")  # where the loose prompt adds the most of its own
+# one row is enough, and the fastest to judge: there the loose prompt adds two sentences of
+# its own, judged not in the source (groundedness 0.30, hallucination 0.69, 3 units, 8 s of
+# judging; the strict prompt's one sentence 0.97), where the demo's `noise` row took 40 s
+ROW_IDS = ("filter-replacement",)
 SCORES = ("groundedness", "hallucination")  # the demo's gate on what the answers say
 
 

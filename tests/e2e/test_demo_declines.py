@@ -1,9 +1,9 @@
 """End to end: configs/demo-answers.yml's gate with a command target (tests/e2e/aero_app.py) in
-place of its prompt, judged by the real local model, on nine of the demo's questions: eight
-its documentation answers and one it cannot (`price`). The app answers the first two rows
-honestly in every mode; after them, `declines` declines the six other answerable questions
-(in four phrasings, two of them twice) and `nothing` answers every row with no word at all.
-Four runs share one judge cache (the honest rows recur) and the session's one server.
+place of its prompt, judged by the real local model, on seven of the demo's questions: six
+its documentation answers and one it cannot (`price`). The app answers the first row honestly
+in every mode; after it, `declines` declines the five other answerable questions (in four
+phrasings, one of them twice) and `nothing` answers every row with no word at all. Four runs
+share one judge cache (the honest rows recur) and the session's one server.
 """
 
 from __future__ import annotations
@@ -36,8 +36,9 @@ PROMPT_TARGET = """\
       max_tokens: 160
       timeout_s: 300
 """
-ANSWERABLE = 8  # the demo's first eight answerable questions; then `price`, which is not
-DECLINING = ANSWERABLE - HONEST_ROWS  # what `declines` declines: 6 of 8
+ANSWERABLE = 6  # the demo's first six answerable questions; then `price`, which is not
+DECLINING = ANSWERABLE - HONEST_ROWS  # what `declines` declines: 5 of 6
+SAID = [DECLINES[i % len(DECLINES)] for i in range(HONEST_ROWS, ANSWERABLE)]  # in row order
 # the app's declines that only refuse ("Please contact our support team" also points somewhere)
 REFUSALS = [d for d in DECLINES if "contact" not in d]
 
@@ -113,7 +114,7 @@ def test_demo_declines__an_honest_app_passes(runs: Any) -> None:
     assert said["price"]["units"][0]["verdict"] == "declines"
 
 
-def test_demo_declines__an_app_that_declines_6_of_8_answerable_questions_fails(
+def test_demo_declines__an_app_that_declines_5_of_6_answerable_questions_fails(
     runs: Any,
 ) -> None:
     """Property: the judge reads each of four phrasings of a refusal as a decline, so the
@@ -141,7 +142,7 @@ def test_demo_declines__both_unit_modes_give_each_decline_the_same_verdict(runs:
 
     assert statuses(by_sentence) == statuses(by_claim)
     refusals = [r for r in by_sentence["rows"] if r["text"]["response"] in REFUSALS]
-    assert len(refusals) == 4
+    assert len(refusals) == sum(d in REFUSALS for d in SAID) == 4
     assert {r["metrics"]["groundedness"]["status"] for r in refusals} == {"no_claims"}
     assert code == 1 and "answered" in _failed(by_claim)
 
@@ -163,11 +164,11 @@ def test_demo_declines__the_baseline_beside_the_declines_names_each_with_its_old
     declined = [r["id"] for r in declining["rows"] if r["text"]["response"] in DECLINES]
     assert len(declined) == DECLINING
     assert all(f" / {row_id}" in section for row_id in declined)
-    # the two phrasings said twice are one cause each
+    # the phrasing said twice is one cause
     twice = {
         d for d in DECLINES if [r["text"]["response"] for r in declining["rows"]].count(d) == 2
     }
-    assert len(twice) == 2
+    assert twice == {d for d in SAID if SAID.count(d) == 2} and len(twice) == 1
     for decline in twice:
         assert f"**2 rows** now decline: \u201c{decline}\u201d" in section, section
     assert " said \u201c" in section and "\u201d \u2192 now \u201c" in section
@@ -181,11 +182,11 @@ def test_demo_declines__answers_with_no_word_are_declines_and_fail_the_gate(runs
     assert "answered" in _failed(report)
     silent = [r for r in report["rows"] if r["text"]["response"] not in ("", None)
               and not any(c.isalnum() for c in r["text"]["response"])]  # fmt: skip
-    assert len(silent) == len(report["rows"]) - HONEST_ROWS == 7
+    assert len(silent) == len(report["rows"]) - HONEST_ROWS == ANSWERABLE
     for row in silent:
         answers = row["metrics"]["answers"]
         assert answers["units"][0]["detail"] == {"p_answered": 0.0, "no_words": True}
         assert answers["units"][0]["verdict"] == "declined: no words"
         assert row["metrics"]["groundedness"]["status"] == "no_claims"
         assert answers["usage"]["calls"] == row["metrics"]["groundedness"]["usage"]["calls"] == 0
-    assert "7 answers held no word at all" in render_markdown(report)
+    assert f"{ANSWERABLE} answers held no word at all" in render_markdown(report)
