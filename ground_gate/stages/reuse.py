@@ -14,8 +14,8 @@ With the `answers` metric on, each row also carries a context key: that of its a
 verdict, which reads the question and the source, never the answer. A row judged again whose
 context key equals the baseline row's takes that verdict (`Sample.held`): no call, its side
 and its context_relevance exactly the baseline's, so that a pull request that changed only
-answers cannot move a row across `answerable_at` on judge noise, and the run may stop once
-the rest is settled (a row's context relevance is then known before it is judged).
+answers cannot move a row across `answerable_at` on judge noise; such a row cannot be a
+context regression, which lets a run stop before it is judged (verdict/settling.py).
 """
 
 from __future__ import annotations
@@ -203,7 +203,7 @@ def held_from(
     held = {}
     for entry in baseline["rows"]:
         place = (entry["dataset"], entry["id"])
-        if place in skip or context_keys.get(place) != entry.get("context_key", None):
+        if place in skip or context_keys.get(place) != entry.get("context_key"):
             continue
         result = next((m for m in row_result(entry).metrics if m.metric == ANSWERS), None)
         found = held_answer(result) if result is not None else None
