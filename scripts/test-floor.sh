@@ -5,6 +5,7 @@
 # fails here, not in a user's environment that pins an older release.
 #   scripts/test-floor.sh            install the floors (if need be) and run the unit tests
 #   scripts/test-floor.sh --install  install only (scripts/test.sh does it while lint runs)
+#   scripts/test-floor.sh --installed  the unit tests only, the floors installed just before
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,6 +26,7 @@ for dep in deps:
 PY
 )
 # shellcheck disable=SC2086
-"${pip[@]}" install --only-binary :all: $floors pytest pytest-asyncio hypothesis pytest-xdist
+[ "${1:-}" = --installed ] ||
+  "${pip[@]}" install --only-binary :all: $floors pytest pytest-asyncio hypothesis pytest-xdist
 [ "${1:-}" != --install ] || exit 0
 PYTHONPATH="$PWD" "$venv/bin/python" -m pytest -q -p no:cacheprovider -n 2 tests/unit
