@@ -20,6 +20,11 @@ class HeldAnswer:
     answerable: bool
     relevance: float
 
+    @property
+    def side(self) -> str:
+        """The answer score the row gives, by its side: "answered" or "answered_anyway"."""
+        return "answered" if self.answerable else "answered_anyway"
+
 
 @dataclass(frozen=True)
 class Sample:

@@ -218,4 +218,5 @@ def held_answer(result: MetricResult) -> HeldAnswer | None:
     answerable = unit.verdict == HOLDS
     if not answerable and unit.verdict != LACKS:
         return None
-    return HeldAnswer(float(p), answerable, result.scores["context_relevance"])
+    held = HeldAnswer(float(p), answerable, result.scores["context_relevance"])
+    return held if held.side in result.scores else None  # its score on the side it names

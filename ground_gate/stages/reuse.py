@@ -15,7 +15,7 @@ verdict, which reads the question and the source, never the answer. A row judged
 context key equals the baseline row's takes that verdict (`Sample.held`): no call, its side
 and its context_relevance exactly the baseline's, so that a pull request that changed only
 answers cannot move a row across `answerable_at` on judge noise; such a row cannot be a
-context regression, which lets a run stop before it is judged (verdict/settling.py).
+context regression, so the regression check need not wait for it (verdict/settling.py).
 """
 
 from __future__ import annotations
@@ -198,12 +198,14 @@ def held_from(
 ) -> dict[RowKey, HeldAnswer]:
     """The baseline's answerable verdicts of the rows (not `skipped`: reused whole) whose
     context key equals this run's: the pull request changed their answers, not what the
-    verdict reads. The run's parts are the baseline's (its caller checked)."""
+    verdict reads (a context key holds the run's parts, so another judge matches none)."""
     skip = set(skipped)
     held = {}
     for entry in baseline["rows"]:
         place = (entry["dataset"], entry["id"])
-        if place in skip or context_keys.get(place) != entry.get("context_key"):
+        if place in skip or place not in context_keys or "context_key" not in entry:
+            continue  # reused whole, not in this run, or a baseline without context keys
+        if context_keys[place] != entry["context_key"]:
             continue
         result = next((m for m in row_result(entry).metrics if m.metric == ANSWERS), None)
         found = held_answer(result) if result is not None else None
@@ -260,6 +262,5 @@ def plan_reuse(
     if baseline is None:
         return ReusePlan(parts, keys, None, contexts)
     reuse = reuse_from(baseline, parts, keys)
-    if not contexts or baseline_parts_differ(baseline, parts):
-        return ReusePlan(parts, keys, reuse, contexts)
+    # a context key holds the run's parts: a baseline with other parts matches none
     return ReusePlan(parts, keys, reuse, contexts, held_from(baseline, contexts, reuse.rows))

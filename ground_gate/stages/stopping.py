@@ -36,7 +36,7 @@ def settled_when(
         thresholds={d.name: config.thresholds_for(d) for d in config.datasets if d.name in names},
         on_error=config.on_error,
         baseline=baseline_scores(baseline),
-        sides={key: "answered" if h.answerable else "answered_anyway" for key, h in held.items()},
+        sides={key: answer.side for key, answer in held.items()},
     )
     kept = list(reused)
 

@@ -24,9 +24,10 @@ Each side of a check has its exact reach:
 
 A row whose question and source are unchanged keeps the baseline's answerable verdict
 (`Rules.sides`): judged or not, it gives no value on the other side of `answers`, and it
-cannot regress, being on the baseline's side. Its context_relevance is the baseline's when
-judged, but none when it is not, so it is still any value or none there: a run that stops
-reports the rows judged, and their decision must be judging every row's.
+cannot be a context regression, being on the baseline's side. Its context_relevance is
+still taken as any value or none: a stopped run's report gives it none, judging every row
+the baseline's, and any value or none covers both (a threshold on context_relevance still
+waits for it).
 
 The two sides are taken apart, so a pair of outcomes may be counted that no completion
 gives; that only keeps a check open longer, never closes one early. A row not judged cannot
@@ -40,7 +41,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ground_gate.config.model import Threshold
-from ground_gate.config.scores import LOWER_IS_BETTER, SUBSTANCE
+from ground_gate.config.scores import ANSWERED_SIDES, LOWER_IS_BETTER, SUBSTANCE
 from ground_gate.leaves.results import RowResult
 from ground_gate.verdict.dataset_scores import (
     RowScores,
@@ -51,7 +52,6 @@ from ground_gate.verdict.dataset_scores import (
 from ground_gate.verdict.gate import OnError, context_regressions, judge_change, worse_by
 
 RowKey = tuple[str, str]  # (dataset, row id)
-ANSWER_SIDES = ("answered", "answered_anyway")  # a row gives one of them, by its side
 Outcome = bool | None  # a check's decision: passed, failed, or neither (shown, not gated)
 _ABSENT = "absent"  # no baseline: the check has no baseline side
 
@@ -89,6 +89,8 @@ def open_checks(rules: Rules, rows: Sequence[RowResult], pending: Sequence[RowKe
         judged = [r for r in rows if r.dataset == dataset]
         for score in rules.scores():
             left = [i for i in ids if _may_give(rules.sides.get((dataset, i)), score)]
+            if not left and score in ANSWERED_SIDES:
+                continue  # every row left is on the other side: the check is what it is
             check = _Check(rules, dataset, score, judged, now, left, dataset in regressions)
             if len({outcome is False for outcome in check.outcomes()}) > 1:
                 found.append((dataset, score))
@@ -239,7 +241,7 @@ class _Check:
 def _may_give(side: str | None, score: str) -> bool:
     """Whether a row not judged, on `side` (None: not known), may give `score`: not the
     other side's."""
-    return side is None or score not in ANSWER_SIDES or score == side
+    return side is None or score not in ANSWERED_SIDES or score == side
 
 
 def _combined(bounds: Outcome, base: Outcome | str, threshold: Threshold | None) -> Outcome:

@@ -259,10 +259,14 @@ def test_a_row_whose_answer_alone_changed_keeps_the_baseline_s_answerable_verdic
         run(config, "baseline")
         project(tmp_path, server.url, [*CHANGED, moved, *ROWS[4:8]], metrics=both)
         before = len(server.requests)
-        _, report, markdown = run(
+        code, report, markdown = run(
             config, "pr", "--baseline", str(tmp_path / "baseline.json"), "--judge-all"
         )
         asked = [json.dumps(r.body) for r in server.requests[before:]]
+        # and stopping once settled, the kept sides counted: the decisions of judging all
+        stopped_code, stopped, _ = run(
+            config, "stopped", "--baseline", str(tmp_path / "baseline.json")
+        )
         planned = CliRunner().invoke(
             cli,
             ["plan", "-c", str(config), "--no-cache", "--format", "json", "--baseline",
@@ -285,3 +289,10 @@ def test_a_row_whose_answer_alone_changed_keeps_the_baseline_s_answerable_verdic
     assert "reused" not in rows[moved["id"]]["metrics"]["answers"]["units"][1]["detail"]
     said = "3 rows judged again kept the baseline's verdict on whether their source holds"
     assert said in markdown
+    assert stopped_code == code
+    assert [(s["score"], s["passed"]) for s in stopped["scores"]] == [
+        (s["score"], s["passed"]) for s in report["scores"]
+    ]
+    not_judged = {n["id"] for n in stopped.get("settled", {}).get("not_judged", [])}
+    judged = {r["id"] for r in stopped["rows"] if not r.get("reused")}
+    assert judged | not_judged == {r["id"] for r in ROWS[:4]}

@@ -10,7 +10,7 @@ import pytest
 from ground_gate.config.model import AnswersConfig, GroundednessConfig, Threshold
 from ground_gate.datasets import HeldAnswer, Sample
 from ground_gate.judge.base import Completion, JudgeRequest
-from ground_gate.leaves.results import MetricResult, RowResult
+from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.answers import Answers, held_answer
 from ground_gate.metrics.declines import says_nothing
@@ -420,3 +420,18 @@ async def test_answers__no_verdict_to_hold_when_it_was_stated_or_not_asked_or_fa
         result = await score(Answers(), row, FakeJudge(judge_of))
         assert held_answer(result) is None
     assert held_answer(MetricResult("answers", "error", error="judge unreachable")) is None
+
+
+def test_held_answer__refuses_a_result_whose_side_and_scores_disagree():
+    """A baseline's unit saying the source holds the answer beside an `answered_anyway` score
+    (an edited or corrupt report) is not reused: the row is judged again."""
+    units = (
+        UnitResult("It runs.", 1.0, "answered", None, {"p_answered": 1.0}),
+        UnitResult(
+            QUESTION, 0.9, "source answers it", None, {"p_answerable": 0.9, "stated": False}
+        ),
+    )
+    good = MetricResult("answers", "ok", {"answered": 1.0, "context_relevance": 0.9}, units)
+    assert held_answer(good) == HeldAnswer(0.9, True, 0.9)
+    bad = replace(good, scores={"answered_anyway": 1.0, "context_relevance": 0.9})
+    assert held_answer(bad) is None

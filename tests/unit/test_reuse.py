@@ -12,7 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ground_gate.datasets import Sample
+from ground_gate.datasets import HeldAnswer, Sample
 from ground_gate.leaves.results import MetricResult, RowResult, UnitResult
 from ground_gate.leaves.usage import Usage
 from ground_gate.metrics.answers import HOLDS, LACKS
@@ -21,11 +21,14 @@ from ground_gate.report.types import Report, RowEntry
 from ground_gate.stages.reuse import (
     PART_WORDS,
     KeyParts,
+    Reuse,
+    ReusePlan,
     context_keys_of,
     held_from,
     keys_of,
     reuse_from,
 )
+from tests.examples import examples
 
 PARTS = KeyParts(judge="sha256:j", prompts="7", method="sha256:m", scorer="0.1.0")
 # every field of a row its verdicts depend on
@@ -106,7 +109,7 @@ def scenario(draw: st.DrawFn) -> dict[str, Any]:
     return {"before": before, "now": now, "failed": failed, "part": part, "parts": parts}
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(scenario())
 def test_reuse__only_rows_with_every_part_of_their_key_unchanged(case: dict[str, Any]) -> None:
     before, now = case["before"], case["now"]
@@ -178,7 +181,7 @@ def _answers_entry(dataset: str, row: Sample, key: str, context_key: str, p: flo
     }
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(scenario(), st.lists(st.sampled_from([0.1, 0.39, 0.4, 0.8]), min_size=6, max_size=6))
 def test_held__the_answerable_verdict_only_of_rows_whose_question_and_source_are_unchanged(
     case: dict[str, Any], ps: list[float]
@@ -211,3 +214,32 @@ def test_held__the_answerable_verdict_only_of_rows_whose_question_and_source_are
     assert {k: h.p for k, h in held.items()} == ({} if case["part"] else expected)
     for h in held.values():
         assert h.answerable == (h.p >= 0.4) and h.relevance == h.p
+
+
+def test_held__a_baseline_row_without_a_context_key_or_not_in_this_run_holds_nothing() -> None:
+    row = Sample(id="r0", sources=("It is blue.",), response="Blue.", question="What colour?")
+    other = replace(row, id="r1")
+    contexts = context_keys_of(PARTS, [("d", [row])])
+    keyless: RowEntry = _answers_entry("d", row, "sha256:k", "", 0.8)
+    del keyless["context_key"]
+    elsewhere = _answers_entry("d", other, "sha256:k", contexts[("d", "r0")], 0.8)
+    report: Report = {"verdict_key": PARTS.as_dict(), "rows": [keyless, elsewhere]}  # type: ignore[typeddict-item]
+    assert held_from(report, contexts, ()) == {}
+
+
+def test_left__a_held_verdict_goes_with_both_readings_and_only_to_its_row() -> None:
+    """The row judged again holds the baseline's verdict in its reading with the response's
+    uncertain text taken out and in the one with it kept; a row with none is unchanged, and a
+    row reused whole is not judged."""
+    kept = Sample(id="r0", sources=("It is blue.",), response="Blue. <span>Red.</span>")
+    row = replace(kept, response="Blue.", uncertain_kept=kept)
+    plain = Sample(id="r1", sources=("It is blue.",), response="Blue.")
+    whole = Sample(id="r2", sources=("It is blue.",), response="Blue.")
+    held = HeldAnswer(0.8, True, 0.8)
+    reused = {("d", "r2"): RowResult("d", "r2", ())}
+    plan = ReusePlan(PARTS, {}, Reuse(reused), held={("d", "r0"): held})
+    ((name, rows),) = plan.left([("d", (row, plain, whole))])
+    assert name == "d" and [s.id for s in rows] == ["r0", "r1"]
+    assert rows[0].held == held and rows[0].uncertain_kept is not None
+    assert rows[0].uncertain_kept.held == held
+    assert rows[1] is plain and rows[1].held is None

@@ -13,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ground_gate.config.model import SUBSTANCE_DEFAULT, Threshold
+from ground_gate.config.scores import ANSWERED_SIDES
 from ground_gate.leaves.results import MetricResult, RowResult
 from ground_gate.verdict.dataset_scores import row_scores, summarise
 from ground_gate.verdict.gate import evaluate
-from ground_gate.verdict.settling import ANSWER_SIDES, Rules, open_checks
+from ground_gate.verdict.settling import Rules, open_checks
+from tests.examples import examples
 
 SCORES = {
     "groundedness": ("groundedness", "contradiction"),
@@ -121,7 +123,7 @@ def decisions(rules: Rules, rows: Sequence[RowResult]) -> dict[tuple[str, str], 
     return {(v.dataset, v.score): v.passed is False for v in gate.verdicts if v.passed is False}
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(scenario())
 def test_stopping_when_settled_never_changes_a_decision(
     case: tuple[Rules, list[RowResult], list[int], int],
@@ -129,7 +131,7 @@ def test_stopping_when_settled_never_changes_a_decision(
     _stops_as_judging_all(*case[:3])
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(scenario(ANSWERS_ONLY))
 def test_answer_scores_known_before_judging_never_change_a_decision(
     case: tuple[Rules, list[RowResult], list[int], int],
@@ -156,7 +158,7 @@ def _failed(row: RowResult) -> bool:
     return any(m.status == "error" for m in row.metrics)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(scenario())
 def test_every_row_judged_is_settled(case: tuple[Rules, list[RowResult], list[int], int]) -> None:
     rules, rows, _, _ = case
@@ -224,10 +226,22 @@ def test_a_row_keeping_its_side_still_counts_on_that_side_and_on_no_other() -> N
     """One row judged answered at 1.0 and one pending, min 0.6 on both sides: on the answered
     side, its 0 would take `answered` to 0.5 (open), and `answered_anyway` has no row to
     reach (settled as it is); on the other side, the reverse."""
-    thresholds = {"a": {s: Threshold(min=0.6, allow_empty=True) for s in ANSWER_SIDES}}
+    thresholds = {"a": {s: Threshold(min=0.6, allow_empty=True) for s in ANSWERED_SIDES}}
     rules = Rules(("a",), ANSWERS_ONLY, thresholds, "skip")
     rows = [_answered("a", "r0", "answered", 1.0), _answered("a", "r1", "answered_anyway", 1.0)]
-    on = {side: replace(rules, sides={("a", "r2"): side}) for side in ANSWER_SIDES}
+    on = {side: replace(rules, sides={("a", "r2"): side}) for side in ANSWERED_SIDES}
     assert open_checks(on["answered"], rows, [("a", "r2")]) == [("a", "answered")]
     assert open_checks(on["answered_anyway"], rows, [("a", "r2")]) == [("a", "answered_anyway")]
     assert open_checks(rules, rows, [("a", "r2")]) == [("a", "answered"), ("a", "answered_anyway")]
+
+
+def test_a_side_no_row_left_can_give_is_settled_as_it_is() -> None:
+    """Every row answerable: `answered_anyway` has no row and allows none. A pending row kept
+    on the answered side cannot give one, so that check is settled (judged, it would still
+    give none); unknown, it could."""
+    thresholds = {"a": {"answered_anyway": Threshold(max=0.4, allow_empty=True)}}
+    rules = Rules(("a",), ANSWERS_ONLY, thresholds, "fail")
+    rows = [_answered("a", "r0", "answered", 1.0)]
+    assert open_checks(rules, rows, [("a", "r1")]) == [("a", "answered_anyway")]
+    kept = replace(rules, sides={("a", "r1"): "answered"})
+    assert open_checks(kept, rows, [("a", "r1")]) == []
