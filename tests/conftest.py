@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, settings
 from ground_gate.leaves import masking
 from ground_gate.report import json_report
 from ground_gate.report.schema import schema_problems
+from tests.examples import examples
 from tests.integration.fake_github import FakeGitHub
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.support_bot import rate
@@ -44,7 +45,7 @@ settings.register_profile(
     database=None,
     derandomize=True,
     deadline=None,
-    max_examples=100,
+    max_examples=examples(100),  # fewer at the floor versions (tests/examples.py)
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile("ground-gate")

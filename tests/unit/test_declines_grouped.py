@@ -21,6 +21,7 @@ from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.review.causes import CAUSES_SHOWN
 from ground_gate.review.review import review_of
 from ground_gate.verdict.record import RowTexts, verdicts
+from tests.examples import examples
 from tests.records import answers_result, run_record
 from tests.rendered import render_html, render_markdown, render_terminal
 
@@ -231,7 +232,7 @@ def _counted_on_page(page: str) -> int:
     return sum(groups) + alone
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(runs)
 def test_every_newly_failing_row_is_counted_once_on_the_comment_and_the_page(rows):
     before = {(d, f"r{i}"): was for i, (d, was, _) in enumerate(rows)}

@@ -23,6 +23,7 @@ from ground_gate.judge.base import Completion, JudgeRequest
 from ground_gate.metrics import RowSession
 from ground_gate.metrics.facts import check, find, read_answer, stated
 from ground_gate.metrics.quantities import NUMBER_WORDS
+from tests.examples import examples
 from tests.fakes import FakeJudge, said
 
 WORDS = {v: w for w, v in NUMBER_WORDS.items()}
@@ -189,7 +190,7 @@ def fill_with(answer: str, asked: list[str]) -> FakeJudge:
     return FakeJudge(script)
 
 
-@settings(max_examples=40)  # each example runs the check's session
+@settings(max_examples=examples(40))  # each example runs the check's session
 @given(st.data())
 def test_the_check_asks_the_judge_for_a_differing_part_and_only_then(
     data: st.DataObject,

@@ -38,6 +38,7 @@ from ground_gate.metrics.styles import UNCERTAIN
 from ground_gate.metrics.summary_accuracy import SummaryAccuracy
 from ground_gate.metrics.worse_reading import MAX_ALONE, judged_on, worse
 from ground_gate.stages.runner import score_row
+from tests.examples import examples
 from tests.fakes import FakeJudge, json_reply, said, unit_of
 from tests.hostile.hidden_styles import HIDING, VISIBLE
 
@@ -257,7 +258,7 @@ def attacks(draw: st.DrawFn, kinds: tuple[str, ...] = ()) -> tuple[str, str]:
     return clean, " ".join(pieces)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(attacks())
 async def test_source_sentences_hidden_by_any_style_raise_no_score_of_any_metric(attack):
     clean, attacked = attack
@@ -269,7 +270,7 @@ async def test_source_sentences_hidden_by_any_style_raise_no_score_of_any_metric
     assert not risen, (attacked, risen)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(attacks())
 async def test_padding_hidden_beside_a_contradicted_claim_dilutes_no_score(attack):
     """Padding beside a claim the source contradicts, by any hiding style, a style sheet that
@@ -292,7 +293,7 @@ STYLED_VISIBLE = (
 )
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(
     st.lists(st.sampled_from(SOURCE), min_size=1, max_size=3, unique=True),
     st.sampled_from(INVENTED),

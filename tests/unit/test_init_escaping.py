@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from ground_gate.cli import cli
 from ground_gate.config.loader import load_config
 from ground_gate.stages.starter.text import config_value, workflow_value
+from tests.examples import examples
 
 CANARY = "canary-value-of-a-variable"
 # Text a hostile column or flag would hold: interpolation, GitHub expressions, YAML's
@@ -162,7 +163,7 @@ def _reference(base: Path, *args: str) -> tuple[int, int, list[tuple[str, ...]]]
     return _REFERENCES[args]
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(columns=st.lists(HOSTILE, min_size=4, max_size=4, unique=True), name=HOSTILE,
        model=HOSTILE)  # fmt: skip
 @example(columns=["${APP_AUTH}", "${{", "$${X}", "a\n      - run: echo pwned"],
@@ -197,7 +198,7 @@ def test_init__columns_and_values_read_back_exactly(base, columns, name, model):
         assert len(workflow.read_text(encoding="utf-8").splitlines()) == workflow_lines
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(model=HOSTILE, config_name=HOSTILE.filter(lambda t: "/" not in t and "\0" not in t))
 @example(model="${{ github.token }}", config_name="${{ secrets.GITHUB_TOKEN }}.yml")
 def test_init__the_workflow_reads_the_config_path_and_model_literally(base, model, config_name):
@@ -224,7 +225,7 @@ def test_init__the_workflow_reads_the_config_path_and_model_literally(base, mode
         assert config.datasets[0].path == (here / "rows.jsonl").resolve()
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(
     action=st.one_of(
         HOSTILE,
@@ -275,7 +276,7 @@ def test_init__a_value_the_config_cannot_hold_is_refused(tmp_path, flag):
         refused(invoke(here, "--data", "rows.jsonl", "--judge=openai", "--model=m", flag), here)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(path=HOSTILE)
 @example(path="v1/${APP_AUTH}")
 @example(path="${{ secrets.K }}/v1\n")
@@ -298,7 +299,7 @@ def test_init__base_url_reads_back_exactly_or_is_refused(base, path):
         assert CANARY not in validated.output
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(name=HOSTILE.filter(lambda t: "/" not in t and "\0" not in t and t not in (".", "..")))
 @example(name="${APP_AUTH}.jsonl")
 @example(name="rows\n# comment\nversion: 2.jsonl")

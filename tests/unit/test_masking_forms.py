@@ -23,6 +23,7 @@ from ground_gate.leaves.masking import MASK, MIN_SECRET_CHARS, forget_all, mask
 from ground_gate.leaves.masking import register as register_one
 from ground_gate.render.escape import cell, code
 from ground_gate.render.html_page import esc
+from tests.examples import examples
 
 # Not the tag characters: they spell ASCII unseen, and a secret so spelled is masked as such
 INVISIBLE = sorted(
@@ -199,7 +200,7 @@ def test_register__a_short_secret_masks_nothing(secret: str, text: str) -> None:
     assert mask(text + secret + text) == text + secret + text
 
 
-@settings(max_examples=10)
+@settings(max_examples=examples(10))
 @given(st.binary(min_size=1000, max_size=4000))
 def test_mask__random_base64_is_left_alone(blob: bytes) -> None:
     """Random base64 (a data URL, an image) holds no 6-character secret's encoding."""
@@ -226,7 +227,7 @@ def test_mask__a_long_report_is_masked_in_linear_time() -> None:
     assert large < 30 * small + 0.05
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(st.sampled_from(["\\", "%", "&", "\\n", "+"]), st.integers(6, 40))
 def test_mask__a_secret_of_characters_escaped_with_themselves_is_matched_once(
     char: str, copies: int
@@ -242,7 +243,7 @@ def test_mask__a_secret_of_characters_escaped_with_themselves_is_matched_once(
     assert time.perf_counter() - start < 2.0
 
 
-@settings(max_examples=20)
+@settings(max_examples=examples(20))
 @given(st.integers(0, 3 * 65536), st.sampled_from(["", " ", "\u200b", " \u200b\n"]))
 def test_mask__a_long_text_is_masked_where_the_secret_is(at: int, gap: str) -> None:
     """Past the first chunk of the text (masking compacts it 64 Ki characters at a time), the

@@ -21,6 +21,7 @@ from ground_gate.render import calibration as calibration_report
 from ground_gate.stages.report_files import report_text
 from ground_gate.targets.answers import Answer, Answered
 from ground_gate.targets.responses import responses_text
+from tests.examples import examples
 from tests.rendered import render_html, render_junit, render_markdown
 from tests.report_pages import synthetic_report
 from tests.unit.test_report_html import calibration_json
@@ -190,7 +191,7 @@ def test_is_own__a_report_is_read_whole(tmp_path: Path) -> None:
     content=st.one_of(st.binary(max_size=200), st.sampled_from([t for _, t in OUTPUTS.values()])),
     option=st.sampled_from([("--md", "markdown"), ("--html", "html")]),
 )
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 def test_report__a_file_it_did_not_write_is_kept_unless_force(
     tmp_path_factory: pytest.TempPathFactory, content: bytes | str, option: tuple[str, Kind]
 ) -> None:

@@ -15,6 +15,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ground_gate.render.escape import SPACE_SHOWN, cell, id_cell, shown_id
+from tests.examples import examples
 from tests.rendered import render_html, render_junit, render_markdown, render_terminal
 from tests.report_pages import synthetic_report
 
@@ -116,7 +117,7 @@ def _table_names(markdown: str) -> set[str]:
     return {c[2].strip() for c in cells if len(c) == 6 and c[1].strip() == "laptops"}
 
 
-@settings(max_examples=40)  # four renderers of a report per example
+@settings(max_examples=examples(40))  # four renderers of a report per example
 @given(PAIRS)
 @example(("7", "7 ")).via("the issue's pair")
 @example(("r-1", "r-1\u200b")).via("a zero-width space")
