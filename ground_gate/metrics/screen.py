@@ -18,9 +18,10 @@ from ground_gate.metrics.invisible import reveal_characters
 
 def screen_sample(sample: Sample, *, hidden: bool = True, addressed: bool = True) -> Sample:
     """The row as the judge will see it: with `hidden`, the response as its reader surely sees
-    it rendered and the question and sources without invisible characters, every hidden
-    passage recorded in `sample.hidden`; with `addressed`, passages addressed to the judge cut
-    from the response, the question and the sources, each recorded in `sample.addressed`.
+    it rendered and the question and sources (and reference) without invisible characters,
+    every hidden passage recorded in `sample.hidden`; with `addressed`, passages addressed to
+    the judge cut from the response, the question, the sources and the reference, each
+    recorded in `sample.addressed`.
 
     A response with text of uncertain visibility is read both ways: this row takes it out,
     `uncertain_kept` is the row with it kept (each reading cut for the judge on its own)."""
@@ -49,6 +50,9 @@ def screen_sample(sample: Sample, *, hidden: bool = True, addressed: bool = True
     response = read("response", sample.response)
     question = None if sample.question is None else read("question", sample.question)
     sources = tuple(read("context", source) for source in sample.sources)
+    # the dataset's own context, where a target's retrieved contexts replaced it: the
+    # answerable verdict reads it (metrics/answers.py)
+    reference = tuple(read("context", source) for source in sample.reference)
     if not found and not cuts:
         return sample
     screened = replace(
@@ -56,6 +60,7 @@ def screen_sample(sample: Sample, *, hidden: bool = True, addressed: bool = True
         response=response,
         question=question,
         sources=sources,
+        reference=reference,
         addressed=tuple(cuts),
         hidden=tuple(found),
     )
