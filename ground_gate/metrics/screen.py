@@ -68,6 +68,12 @@ def screen_sample(sample: Sample, *, hidden: bool = True, addressed: bool = True
         return screened
     kept_cuts: list[tuple[str, str]] = []
     kept = cut("response", uncertain[0], kept_cuts)
-    others = tuple(c for c in cuts if c[0] != "response")
+    return _with_kept(screened, kept, kept_cuts)
+
+
+def _with_kept(screened: Sample, kept: str, kept_cuts: list[tuple[str, str]]) -> Sample:
+    """`screened` with its other reading: the response with its uncertain text `kept` (cut
+    for the judge on its own, `kept_cuts`), every other field's cuts as they were."""
+    others = tuple(c for c in screened.addressed if c[0] != "response")
     both = replace(screened, response=kept, addressed=(*kept_cuts, *others))
     return replace(screened, uncertain_kept=both)
