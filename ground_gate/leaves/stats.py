@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from operator import itemgetter
 
 BOOTSTRAP_SEED = 20261122
 BOOTSTRAP_RESAMPLES = 2000
+# Index references the bootstrap's draws may keep (about 8 bytes each: 32 MB): a bootstrap of
+# n values keeps resamples x n of them; sizes drawn once the budget is spent are drawn anew
+# at each call, giving the same resamples
+DRAWS_KEPT = 4_000_000
+
+_Draw = Callable[[Sequence[float]], tuple[float, ...]]
+_draws: dict[tuple[int, int, int], tuple[_Draw, ...]] = {}
+_draws_lock = threading.Lock()
 
 
 def mean(values: Sequence[float]) -> float:
@@ -44,12 +54,41 @@ def bootstrap_bounds(
     if len(values) == 1:
         return (values[0], values[0])
     values = sorted(values)
-    rng = random.Random(seed)
     n = len(values)
-    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(resamples))
+    draws = _resamples(n, resamples, seed)
+    if draws is None:  # too many to keep: the same resamples, drawn as they are used
+        rng = random.Random(seed)
+        means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(resamples))
+    else:
+        means = sorted(sum(draw(values)) / n for draw in draws)
     lo = means[int(tail * (resamples - 1))]
     hi = means[int((1 - tail) * (resamples - 1))]
     return (lo, hi)
+
+
+def _resamples(n: int, resamples: int, seed: int) -> tuple[_Draw, ...] | None:
+    """The bootstrap's resamples of n values (n >= 2), each a function taking them from a
+    sequence: the indices `random.Random(seed).choices(values, k=n)` draws (`floor(random() *
+    n)`), so a resample's values, and the order they are summed in, are exactly that call's.
+    They depend on n alone, and the stopping rule (verdict/settling.py) asks the same sizes
+    after every row judged: kept within DRAWS_KEPT; None past it."""
+    key = (n, resamples, seed)
+    with _draws_lock:
+        if key in _draws or not _fits(n * resamples):
+            return _draws.get(key)
+    rng = random.Random(seed)
+    pool = list(range(n))  # each index one int object, however often it is drawn
+    made = tuple(
+        itemgetter(*[pool[int(rng.random() * n)] for _ in range(n)]) for _ in range(resamples)
+    )
+    with _draws_lock:
+        if key not in _draws and _fits(n * resamples):
+            _draws[key] = made
+    return made
+
+
+def _fits(references: int) -> bool:
+    return sum(n * resamples for n, resamples, _ in _draws) + references <= DRAWS_KEPT
 
 
 def roc_auc(scores: Sequence[float], labels: Sequence[int]) -> float | None:
