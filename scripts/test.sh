@@ -13,19 +13,22 @@ if [ "${1:-}" = --fast ]; then
   shift
 fi
 
-scripts/setup.sh local,dev
 if [ "$fast" = 0 ]; then
-  # the e2e tests judge with the 1.5B model; the logits and local-server tests use the 0.5B
-  .venv/bin/ground-gate models pull qwen2.5-coder-1.5b >/dev/null
-  .venv/bin/ground-gate models pull qwen2.5-coder-0.5b >/dev/null
-  # the floor's venv installs while lint and the tests run; its unit tests run at the end
-  # (beside the other tests they made both slower: 421 s for the two, against 294 s one
-  # after the other; beside the e2e tests, even at nice 19, the e2e tests 100 s slower)
+  # the floor's venv installs beside the project's (pip keeps one core of two busy) and its
+  # unit tests run at the end (beside the other tests they made both slower: 421 s for the
+  # two, against 294 s one after the other; beside the e2e tests, even at nice 19, the e2e
+  # tests 100 s slower)
   floor_log=$(mktemp)
   scripts/test-floor.sh --install >"$floor_log" 2>&1 &
   floor_install=$!
   # a failure before the floor's turn leaves no install running behind
   trap 'wait "$floor_install" 2>/dev/null; rm -f "$floor_log"' EXIT
+fi
+scripts/setup.sh local,dev
+if [ "$fast" = 0 ]; then
+  # the e2e tests judge with the 1.5B model; the logits and local-server tests use the 0.5B
+  .venv/bin/ground-gate models pull qwen2.5-coder-1.5b >/dev/null
+  .venv/bin/ground-gate models pull qwen2.5-coder-0.5b >/dev/null
 fi
 
 .venv/bin/ruff check ground_gate tests bench
@@ -34,6 +37,7 @@ fi
 # changed (17 s cold on 2 cores, under 1 s warm); mypy checks every entry against its source
 MYPY_CACHE_DIR="${XDG_CACHE_HOME:-$HOME/.cache}/ground-gate/mypy" .venv/bin/mypy ground_gate
 [ ! -x scripts/lint.sh ] || scripts/lint.sh
+echo "test.sh: set up and linted at ${SECONDS} s"
 # Every test but the real model's on 4 pytest-xdist workers: most integration tests wait (on a
 # subprocess, a timeout, a browser), so even 2 cores gain from more workers than cores; a
 # worker that runs out of tests takes some of another's (worksteal: 222 s against 307 s with
