@@ -4,9 +4,9 @@ stdin, one answer a line on stdout), in the ways an app's change can make it say
 Modes (argv[1]):
 - `honest`: answers each question its documentation answers with the passage's first sentence,
   and says the documentation does not say where the row's documentation cannot answer;
-- `declines`: as honest, but declines every answerable question after the first, in the
-  phrasings of a prompt change gone wrong, taken in turn;
-- `nothing`: as honest for the first row, then answers with no word at all (emoji,
+- `declines`: as honest, but declines every answerable question, in the phrasings of a prompt
+  change gone wrong, taken in turn;
+- `nothing`: as honest, but answers every answerable question with no word at all (emoji,
   punctuation, an empty list).
 """
 
@@ -22,7 +22,6 @@ DECLINES = (
     "Sorry, I don't have that information.",
 )
 NOTHING = ("🎉🎉🎉", "[]", "{}", "...", "\u2014")
-HONEST_ROWS = 1  # rows answered honestly before the mode's change shows
 
 
 def honest(row: dict[str, object]) -> str:
@@ -32,10 +31,10 @@ def honest(row: dict[str, object]) -> str:
 
 
 def answer(mode: str, index: int, row: dict[str, object]) -> str:
-    if index < HONEST_ROWS or mode == "honest":
+    if mode == "honest" or not row.get("answerable"):
         return honest(row)
     if mode == "declines":
-        return DECLINES[index % len(DECLINES)] if row.get("answerable") else honest(row)
+        return DECLINES[index % len(DECLINES)]
     if mode == "nothing":
         return NOTHING[index % len(NOTHING)]
     raise SystemExit(f"unknown mode {mode!r}")

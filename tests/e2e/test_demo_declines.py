@@ -1,9 +1,9 @@
 """End to end: configs/demo-answers.yml's gate with a command target (tests/e2e/aero_app.py) in
-place of its prompt, judged by the real local model, on seven of the demo's questions: six
-its documentation answers and one it cannot (`price`). The app answers the first row honestly
-in every mode; after it, `declines` declines the five other answerable questions (in four
-phrasings, one of them twice) and `nothing` answers every row with no word at all. Four runs
-share one judge cache (the honest rows recur) and the session's one server.
+place of its prompt, judged by the real local model, on six of the demo's questions: five
+its documentation answers and one it cannot (`price`). The app says the documentation does
+not say where it cannot in every mode; `declines` declines the five answerable questions (in
+four phrasings, one of them twice) and `nothing` answers them with no word at all. Four runs
+share one judge cache (`price` recurs) and the session's one server.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 from ground_gate.commands.run import RunOptions, execute
 from ground_gate.review.baseline_rows import compare_rows
 from ground_gate.stages.report_files import ReportFiles
-from tests.e2e.aero_app import DECLINES, HONEST_ROWS
+from tests.e2e.aero_app import DECLINES
 from tests.e2e.conftest import Lending
 from tests.rendered import render_markdown
 
@@ -36,9 +36,9 @@ PROMPT_TARGET = """\
       max_tokens: 160
       timeout_s: 300
 """
-ANSWERABLE = 6  # the demo's first six answerable questions; then `price`, which is not
-DECLINING = ANSWERABLE - HONEST_ROWS  # what `declines` declines: 5 of 6
-SAID = [DECLINES[i % len(DECLINES)] for i in range(HONEST_ROWS, ANSWERABLE)]  # in row order
+ANSWERABLE = 5  # the demo's first five answerable questions; then `price`, which is not
+DECLINING = ANSWERABLE  # what `declines` declines: each
+SAID = [DECLINES[i % len(DECLINES)] for i in range(ANSWERABLE)]  # in row order
 # the app's declines that only refuse ("Please contact our support team" also points somewhere)
 REFUSALS = [d for d in DECLINES if "contact" not in d]
 
@@ -114,7 +114,7 @@ def test_demo_declines__an_honest_app_passes(runs: Any) -> None:
     assert said["price"]["units"][0]["verdict"] == "declines"
 
 
-def test_demo_declines__an_app_that_declines_5_of_6_answerable_questions_fails(
+def test_demo_declines__an_app_that_declines_each_answerable_question_fails(
     runs: Any,
 ) -> None:
     """Property: the judge reads each of four phrasings of a refusal as a decline, so the
@@ -182,7 +182,7 @@ def test_demo_declines__answers_with_no_word_are_declines_and_fail_the_gate(runs
     assert "answered" in _failed(report)
     silent = [r for r in report["rows"] if r["text"]["response"] not in ("", None)
               and not any(c.isalnum() for c in r["text"]["response"])]  # fmt: skip
-    assert len(silent) == len(report["rows"]) - HONEST_ROWS == ANSWERABLE
+    assert len(silent) == len(report["rows"]) - 1 == ANSWERABLE  # all but `price`
     for row in silent:
         answers = row["metrics"]["answers"]
         assert answers["units"][0]["detail"] == {"p_answered": 0.0, "no_words": True}
