@@ -46,6 +46,10 @@ SECRETS = st.one_of(
 # What surrounds the secret in a reply: words, no secret of their own
 AROUND = st.text(st.sampled_from("abc xyz,.:\n"), max_size=30)
 _GAP = re.compile(r"[\s\ufffd]")
+# Each example registers a new secret, so masking compiles its expression again: 0.1-0.2 s
+# for the longest hostile secrets, most of this file's time. Half the profile's 100 draws a
+# test (each run draws anew: no example database is kept, so runs together cover more)
+COMPILING = settings(max_examples=examples(50))
 
 
 def register(secret: str) -> None:
@@ -102,6 +106,7 @@ def interleaved(draw: st.DrawFn, secret: str, fillers: list[str]) -> str:
     return "".join(out)
 
 
+@COMPILING
 @given(st.data(), SECRETS, AROUND, AROUND)
 @example(None, "app-secret-7f3a", "the key: ", ".").via("the issue's header value")
 def test_mask__invisible_characters_between_the_letters(
@@ -116,6 +121,7 @@ def test_mask__invisible_characters_between_the_letters(
     assert mask(f"{before}\0 {written}\n\0{after}") == f"{mask(before)}\0 {MASK}\n\0{mask(after)}"
 
 
+@COMPILING
 @given(st.data(), SECRETS, AROUND, AROUND)
 def test_mask__whitespace_splitting_the_secret(
     data: st.DataObject, secret: str, before: str, after: str
@@ -126,6 +132,7 @@ def test_mask__whitespace_splitting_the_secret(
     assert not any_form_in(masked, secret)
 
 
+@COMPILING
 @given(
     SECRETS,
     st.binary(max_size=7),
@@ -148,6 +155,7 @@ def test_mask__base64_of_a_string_holding_the_secret(
     assert not _base64_in(masked, secret)
 
 
+@COMPILING
 @given(SECRETS, AROUND, st.sampled_from(["", "/", ":@"]), st.booleans())
 def test_mask__url_encoded(secret: str, before: str, safe: str, plus: bool) -> None:
     register(secret)
@@ -156,6 +164,7 @@ def test_mask__url_encoded(secret: str, before: str, safe: str, plus: bool) -> N
     assert not any_form_in(masked, secret)
 
 
+@COMPILING
 @given(SECRETS)
 def test_mask__hex_and_every_character_percent_encoded(secret: str) -> None:
     register(secret)
@@ -165,6 +174,7 @@ def test_mask__hex_and_every_character_percent_encoded(secret: str) -> None:
         assert not any_form_in(masked, secret), written
 
 
+@COMPILING
 @given(st.data(), SECRETS, AROUND)
 def test_mask__what_the_renderers_make_of_a_reply_quoting_it(
     data: st.DataObject, secret: str, around: str
@@ -186,6 +196,7 @@ def test_mask__what_the_renderers_make_of_a_reply_quoting_it(
         assert not _spelled_in(unescaped, secret), rendered
 
 
+@COMPILING
 @given(st.text(), SECRETS)
 @example("Zm9vYmFyYmF6 cXV4 666f6f626172 %66%6f%6f a b c d e f", "abcdef")
 def test_mask__a_text_holding_no_form_of_the_secret_is_unchanged(text: str, secret: str) -> None:
