@@ -203,6 +203,7 @@ def _forms(secret: str) -> list[Form]:
         json.dumps(secret)[1:-1],
         json.dumps(secret, ensure_ascii=False)[1:-1],
         html.escape(secret),
+        html.escape(secret, quote=False),  # the comment's cells escape & < > and not quotes
         quote(secret, safe=""),
         quote_plus(secret, safe=""),
     }

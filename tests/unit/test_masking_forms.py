@@ -265,3 +265,10 @@ def test_mask__a_long_text_is_masked_where_the_secret_is(at: int, gap: str) -> N
     written = gap.join(secret)
     text = f"{filler}\0{written}\0{filler}\0{written}"
     assert mask(text) == f"{filler}\0{MASK}\0{filler}\0{MASK}"
+
+
+def test_mask__a_secret_of_a_quote_and_an_ampersand_in_a_comment_cell() -> None:
+    """Found by the renderers' property: the comment's cells escape `&` and leave `'`, a
+    spelling the whole-secret HTML form (quotes escaped too) did not cover."""
+    register("000'&0")
+    assert mask(cell("key 000'&0 end", 400)) == "key *** end"
