@@ -30,6 +30,9 @@ if TYPE_CHECKING:
     from ground_gate.local.server import LocalServer
 
 LOCAL_CONTEXT_TOKENS = 4096
+# the local server several processes share: given the server this one would start, (its URL,
+# its model file's name)
+Share = Callable[[Callable[[], "LocalServer"]], tuple[str, str]]
 
 
 @contextmanager
@@ -42,6 +45,7 @@ def open_judge(
     echo: Callable[[str], None],
     limit: SpendingLimit | None = None,
     speaker: Speaker = JUDGE,
+    share: Share | None = None,
 ) -> Iterator[tuple[Judge, dict[str, Any]]]:
     """A ready judge and what the report says of it; a local server is stopped on exit.
 
@@ -49,11 +53,16 @@ def open_judge(
     so a workflow can key its actions/cache on it.
     limit: judge.budget for this run (the caller keeps it to read what was spent).
     speaker: who the model answers as (a prompt target's model is opened here too).
+    share: for the local judge, the server several processes share (local/shared.py), given
+        the server this process would start: (its URL, its model file's name); it outlives
+        this judge. None: this judge starts its own and stops it.
     """
     cache = judge_cache(config, no_cache)
     info = describe(config, prompt_version)
     if config.provider == "local":
-        with _local_judge(config, cache, prompt_version, info, echo, limit, speaker) as judge:
+        with _local_judge(
+            config, cache, prompt_version, info, echo, limit, speaker, share
+        ) as judge:
             yield judge, info
         return
     client = _remote_client(config, env, speaker)
@@ -147,8 +156,10 @@ def _local_judge(
     echo: Callable[[str], None],
     limit: SpendingLimit | None,
     speaker: Speaker = JUDGE,
+    share: Share | None = None,
 ) -> Iterator[OpenAIJudge]:
-    """A judge over a llama.cpp server started on the first cache miss, stopped on exit."""
+    """A judge over a llama.cpp server started on the first cache miss, stopped on exit (or
+    one several processes share, found or started then: `share`)."""
     from ground_gate.local.server import HOST
 
     servers: list[LocalServer] = []
@@ -156,6 +167,10 @@ def _local_judge(
     client = build_openai_client(PLACEHOLDER_API_KEY, f"http://{HOST}/v1", config.timeout_s)
 
     def start() -> str:
+        if share is not None:
+            url, model_file = share(lambda: _local_server(config, echo, speaker))
+            info["model_file"] = model_file
+            return url
         server = _local_server(config, echo, speaker)
         servers.append(server)
         server.start()

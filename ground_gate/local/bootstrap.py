@@ -1,10 +1,11 @@
 """Run in the server's own interpreter as a script: `python bootstrap.py MODULE PARENT_PID ARGS...`.
 
 Checks that MODULE imports (exit 3 if not), exits when the parent dies (even by SIGKILL, so no
-orphan holds the model in memory), cleans the environment of variables llama-cpp-python's
-settings would read, steers clear of its crashing AMX kernels, computes logits only where a
-call reads them (last_logits.py, loaded from beside this file), then runs MODULE as
-`python -m MODULE ARGS...` would. Stdlib only: the interpreter may lack ground-gate.
+orphan holds the model in memory; PARENT_PID may also name another process, whose end it
+watches: a server shared by a session's workers), cleans the environment of variables
+llama-cpp-python's settings would read, steers clear of its crashing AMX kernels, computes
+logits only where a call reads them (last_logits.py, loaded from beside this file), then runs
+MODULE as `python -m MODULE ARGS...` would. Stdlib only: the interpreter may lack ground-gate.
 """
 
 import importlib.util
@@ -19,10 +20,31 @@ from typing import Any
 MISSING_MODULE_EXIT = 3
 
 
+def _alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie has exited: /proc says so on Linux)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            return stat.read().rsplit(b")", 1)[-1].split()[0] != b"Z"
+    except (OSError, IndexError):
+        return True
+
+
 def _watch_parent(parent: int) -> None:
-    while os.getppid() == parent:
-        time.sleep(0.5)
-    os._exit(0)  # re-parented: ground-gate is gone
+    # our parent: exit once re-parented; another process (the pytest session a server shared
+    # by its workers belongs to, local/shared.py): exit once it is gone
+    if os.getppid() == parent:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+    else:
+        while _alive(parent):
+            time.sleep(0.5)
+    os._exit(0)  # ground-gate is gone
 
 
 def _scrub_llama_settings_env() -> None:

@@ -71,6 +71,7 @@ class LocalServer:
         extra_args: Sequence[str] = (),
         env: Mapping[str, str] | None = None,
         stop_timeout_s: float = 10.0,
+        watch_pid: int | None = None,
     ) -> None:
         self.model_path = Path(model_path)
         self.context_tokens = context_tokens
@@ -82,6 +83,9 @@ class LocalServer:
         self.extra_args = tuple(extra_args)
         self.env = dict(env) if env is not None else None
         self.stop_timeout_s = stop_timeout_s
+        # the process whose end ends the server (None: this one); a shared server watches the
+        # session that owns it, not the worker that happened to start it (local/shared.py)
+        self.watch_pid = watch_pid
         self.port: int | None = None
         self.startup_seconds: float | None = None
         self._process: subprocess.Popen[bytes] | None = None
@@ -146,6 +150,20 @@ class LocalServer:
                 self._log_dir = None
             _forget(self)
 
+    def detach(self) -> tuple[int, Path]:
+        """Leave the running server to whoever stops it by its pid (its group), with its log
+        directory: this object no longer stops it, at `stop()` or at exit. (pid, log dir)."""
+        with self._lock:
+            process, log_dir = self._process, self._log_dir
+            if process is None or log_dir is None:
+                raise RuntimeError("the local server is not running")
+            self._process, self._log_dir = None, None
+            if self._log is not None:
+                self._log.close()
+                self._log = None
+            _forget(self)
+            return process.pid, log_dir
+
     def log_tail(self, lines: int = LOG_TAIL_LINES) -> str:
         if self._log_dir is None:
             return ""
@@ -173,7 +191,7 @@ class LocalServer:
             self.python,
             str(_BOOTSTRAP),
             self.module,
-            str(os.getpid()),
+            str(self.watch_pid or os.getpid()),
             "--model",
             str(self.model_path),
             "--model_alias",

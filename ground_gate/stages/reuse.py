@@ -165,14 +165,15 @@ def reuse_from(baseline: Report, parts: KeyParts, keys: Mapping[RowKey, str]) ->
             continue
         row = row_result(entry)
         if all(m.status != "error" for m in row.metrics):  # a failure is judged again
-            reused[place] = _spent_nothing(row)
+            reused[place] = spent_nothing(row)
     if not reused:
         return Reuse({}, "every row's question, source or answer changed since the baseline")
     return Reuse(reused)
 
 
-def _spent_nothing(row: RowResult) -> RowResult:
-    """A baseline row as this run keeps it: its verdicts, no judge call spent on it now."""
+def spent_nothing(row: RowResult) -> RowResult:
+    """A row judged before (a baseline's, a recorded verdict) as this run keeps it: its
+    verdicts, no judge call spent on it now."""
     return replace(
         row,
         seconds=0.0,

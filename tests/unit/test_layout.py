@@ -59,6 +59,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # each way the action ends, one function: Settings read here, github/ handed plain values
     "action_endings": ("github", "report", "review", "action_settings"),
     "selfcheck": ("local", "leaves.sentences"),
+    # pytest's entry point (pytest11): the hooks and assert_grounded, importing the session's
+    # modules only once a test asserts groundedness
+    "pytest_plugin": ("asserting", "local", "leaves.errors", "leaves.masking"),
     # the post step re-renders the run's own report.json with its page's address
     "action_post": (
         "github", "review", "render", "stages.report_files", "action_endings", "action_settings", "leaves.errors",
@@ -69,6 +72,12 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "verdict.record", "report", "review", "render", "stages.report_files", "leaves.results", "stages.shard_merge", "verdict.agreement", "stages.labels",
         "stages.answering", "targets", "stages.starter", "leaves.file_reader", "leaves.errors", "leaves.exit_codes", "leaves.provenance",
         "stages.reuse", "stages.stopping", "stages.spending", "stages.judging_order",
+    ),
+    # groundedness asserted in a user's pytest suite: the run's stages on one row at a time
+    "asserting": (
+        "config", "datasets", "judge", "local", "metrics", "review", "report", "stages.report_files", "stages.reuse",
+        "stages.runner", "stages.evidence", "stages.workload", "verdict.record", "leaves.errors", "leaves.file_reader",
+        "leaves.inert", "leaves.json_keys", "leaves.masking", "leaves.results", "leaves.usage", "leaves.writable",
     ),
     # `init`'s stage: a user's columns guessed, the starter config and workflow as text
     "stages.starter": ("datasets", "leaves.errors"),
