@@ -17,7 +17,7 @@ Options (each also an ini key: gg_config, gg_mode, gg_store, gg_unreachable, gg_
   --gg-mode MODE          auto: replay recorded verdicts, judge and record the rest (default);
                           replay: judge nothing, an answer with no recorded verdict fails;
                           record: judge every assertion again and record it
-  --gg-store DIR          where verdicts are recorded (default: .ground-gate/verdicts beside
+  --gg-store DIR          where verdicts are recorded (default: ground-gate-verdicts beside
                           the config)
   --gg-report PATH        the asserted rows written as a ground-gate JSON report
   --gg-baseline PATH      that report compared with an earlier one (what broke, max_drop)
@@ -134,7 +134,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )  # fmt: skip
     group.addoption(
         "--gg-store", dest="gg_store", metavar="DIR",
-        help="where verdicts are recorded (default: .ground-gate/verdicts beside the config)",
+        help="where verdicts are recorded (default: ground-gate-verdicts beside the config)",
     )  # fmt: skip
     group.addoption(
         "--gg-report", dest="gg_report", metavar="PATH",
@@ -270,6 +270,38 @@ def assert_grounded(
         item.user_properties.append(("ground-gate", message))
         return scores
     raise GroundednessError(message)
+
+
+class Grounding:
+    """The `ground_gate` fixture: the session's judge, on the config the CLI reads."""
+
+    @property
+    def config(self) -> Any:
+        """The config (ground_gate.config.model.Config), read once for the session."""
+        return _state().grounding().config
+
+    @property
+    def settings(self) -> Settings:
+        """The plugin's settings: the config's path, the mode, the store, the report."""
+        return _state().grounding().settings
+
+    def assert_grounded(
+        self,
+        answer: str,
+        source: str | Sequence[str],
+        question: str | None = None,
+        **options: Any,
+    ) -> dict[str, float]:
+        """assert_grounded, as the module-level function."""
+        __tracebackhide__ = True
+        return assert_grounded(answer, source, question, **options)
+
+
+@pytest.fixture(scope="session")
+def ground_gate() -> Grounding:
+    """ground-gate's judge for this session: `ground_gate.assert_grounded(answer, source)`;
+    `ground_gate.config` is the config the CLI reads (--gg-config)."""
+    return Grounding()
 
 
 def _scores(session: GroundSession, test: str, index: int) -> dict[str, float]:

@@ -37,7 +37,7 @@ def asked(
     row_id: str,
     answer: object,
     source: object,
-    question: object,
+    question: object = None,
     *,
     metrics: object = None,
     thresholds: object = None,

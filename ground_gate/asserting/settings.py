@@ -16,7 +16,7 @@ MODES: tuple[Mode, ...] = ("auto", "replay", "record")
 Unreachable = Literal["skip", "fail"]
 UNREACHABLE: tuple[Unreachable, ...] = ("skip", "fail")
 DEFAULT_CONFIG = "ground-gate.yml"
-DEFAULT_STORE = ".ground-gate/verdicts"
+DEFAULT_STORE = "ground-gate-verdicts"
 # the report's one dataset: the rows the session asserted
 DATASET = "pytest"
 

@@ -6,9 +6,9 @@ answer, source and question as the judge reads them, the judge, its model file's
 the prompts' version, the metrics' settings and ground-gate's version), so a change to any of
 them finds no verdict and is judged again, and two tests asserting the same answer share one.
 A file holds the row as the JSON report writes it (checked against the report's published
-schema when read back), the test that recorded it and the judge; no time, so recording again
-what did not change leaves the file as it was. Written whole (a temporary file renamed), with
-every secret masked: xdist's workers may record at once.
+schema when read back), the test that recorded it and the judge; no time and no cost, so
+recording again what did not change leaves the file as it was. Written whole (a temporary file
+renamed), with every secret masked: xdist's workers may record at once.
 
 A file read back enters from outside: a regular file under a size cap, strict JSON, the
 schema's row; anything else is a StoreError naming the file, never a verdict.
@@ -34,6 +34,7 @@ from ground_gate.report.json_report import metric_entry
 from ground_gate.report.readback import row_result
 from ground_gate.report.schema import schema
 from ground_gate.report.types import RowEntry
+from ground_gate.stages.reuse import spent_nothing
 
 KIND = "ground-gate verdict"
 VERSION = 1
@@ -66,7 +67,10 @@ class VerdictStore:
         return row_result(row)
 
     def put(self, key: str, row: RowResult, test: str, judge: Mapping[str, Any]) -> Path:
-        """Record `row`'s verdicts for `key` (replacing what was there)."""
+        """Record `row`'s verdicts for `key` (replacing what was there): its verdicts only,
+        not what judging them took (the run's, not the verdict's), so that recording again a
+        verdict that did not change leaves the file as it was."""
+        row = spent_nothing(row)
         entry = {
             "kind": KIND,
             "version": VERSION,

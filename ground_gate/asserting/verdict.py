@@ -120,9 +120,16 @@ def _units(row: RowEntry, metrics: set[str]) -> list[str]:
             continue
         if name not in metrics:
             continue
-        for unit in metric["units"]:
-            if unit["verdict"] not in BAD_VERDICTS:
-                continue
+        bad = [u for u in metric["units"] if u["verdict"] in BAD_VERDICTS]
+        if not bad and metric["units"]:  # a score short of its bound with every unit good
+            low = min(metric["units"], key=lambda u: 1.0 if u["score"] is None else u["score"])
+            figures = words.probabilities(low)
+            said.append(
+                f"  {name}: lowest, {inert(words.unit_verdict(low))}"
+                + (f" ({figures})" if figures else "")
+                + f": {_quoted(low['text'])}"
+            )
+        for unit in bad:
             if len(said) >= UNITS_SAID:
                 left += 1
                 continue

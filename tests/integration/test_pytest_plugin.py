@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -112,7 +113,7 @@ def test_plugin__a_grounded_answer_passes_and_an_invented_sentence_fails_with_th
         ]
     )
     assert "test_supported" not in "\n".join(failure_lines(result))
-    assert len(list((project.path / ".ground-gate" / "verdicts").glob("*.json"))) == 2
+    assert len(list((project.path / "ground-gate-verdicts").glob("*.json"))) == 2
 
 
 def test_plugin__recorded_verdicts_replay_identically_with_no_judge(
@@ -302,8 +303,9 @@ def test_plugin__a_marker_sets_thresholds_and_report_only_reports_without_failin
         "@pytest.mark.grounded(thresholds={'groundedness': 0.4, 'hallucination': {'max': 0.6}})\n"
         "def test_unsupported():",
     ) + (
-        "\n\n@pytest.mark.grounded(report_only=True)\ndef test_reported():\n"
-        "    assert_grounded('A dragon pays refunds.', POLICY)\n"
+        "\n\n@pytest.mark.grounded(report_only=True)\ndef test_reported(ground_gate):\n"
+        "    assert ground_gate.config.judge.model == 'fake-model'\n"
+        "    ground_gate.assert_grounded('A dragon pays refunds.', POLICY)\n"
     )
     project.makepyfile(test_app="import pytest\n" + marked)
     result = run(project)
@@ -331,3 +333,21 @@ def test_plugin__a_suite_that_never_asserts_loads_nothing_of_ground_gate_but_the
     result = run(project, "-s", apart=True)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["LOADED ['ground_gate', 'ground_gate.pytest_plugin']"])
+
+
+EXAMPLE = ROOT / "examples" / "pytest"
+
+
+def test_plugin__the_example_replays_its_committed_verdicts_with_no_model_files(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """examples/pytest as a fresh clone has it: its recorded verdicts answer every assertion,
+    with no model file and no judge (a change to the prompts, the scorer or the example's
+    texts fails here: record again with `pytest examples/pytest --gg-mode=record`)."""
+    shutil.copytree(EXAMPLE, pytester.path, dirs_exist_ok=True)
+    monkeypatch.setenv("GROUND_GATE_MODEL_DIR", str(pytester.path / "no-models"))
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    result = run(pytester, "--gg-mode=replay", apart=True)
+    result.assert_outcomes(passed=2, xfailed=1)
+    result.stdout.fnmatch_lines(["*0 judged, 3 replayed, 0 recorded*"])
+    assert not (pytester.path / "no-models").exists()
