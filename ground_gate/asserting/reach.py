@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib.util
 import socket
+import threading
 from collections.abc import Mapping
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -64,9 +65,25 @@ def _remote(config: JudgeConfig, env: Mapping[str, str]) -> str | None:
         return f"the judge's address {endpoint_name(url)} has no valid port"
     if not parts.hostname:
         return f"the judge has no address (judge.base_url); {REPLAY}"
-    try:
-        with socket.create_connection((parts.hostname, port), timeout=CONNECT_TIMEOUT_S):
-            return None
-    except OSError as exc:
-        why = exc.strerror or type(exc).__name__
-        return f"the judge at {endpoint_name(url)} cannot be reached ({why}); {REPLAY}"
+    why = _connects(parts.hostname, port)
+    if why is None:
+        return None
+    return f"the judge at {endpoint_name(url)} cannot be reached ({why}); {REPLAY}"
+
+
+def _connects(host: str, port: int) -> str | None:
+    """Why no TCP connection to host:port opened within CONNECT_TIMEOUT_S, the name's lookup
+    included (which socket's own timeout does not bound); None: one did."""
+    found: list[str | None] = []
+
+    def attempt() -> None:
+        try:
+            with socket.create_connection((host, port), timeout=CONNECT_TIMEOUT_S):
+                found.append(None)
+        except OSError as exc:
+            found.append(exc.strerror or type(exc).__name__)
+
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(CONNECT_TIMEOUT_S + 1.0)
+    return found[0] if found else f"no answer within {CONNECT_TIMEOUT_S:g} s"

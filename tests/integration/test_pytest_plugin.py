@@ -351,3 +351,13 @@ def test_plugin__the_example_replays_its_committed_verdicts_with_no_model_files(
     result.assert_outcomes(passed=2, xfailed=1)
     result.stdout.fnmatch_lines(["*0 judged, 3 replayed, 0 recorded*"])
     assert not (pytester.path / "no-models").exists()
+
+
+def test_plugin__the_hosted_example_with_no_key_skips_naming_its_variable(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shutil.copytree(EXAMPLE, pytester.path, dirs_exist_ok=True)
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    result = run(pytester, "--gg-config", "ground-gate.hosted.yml")
+    result.assert_outcomes(skipped=3)  # its verdicts are keyed on its judge: none recorded
+    result.stdout.fnmatch_lines(["SKIPPED *API key variable OPENAI_API_KEY is not set*"])
