@@ -346,8 +346,7 @@ def test_plugin__the_example_replays_its_committed_verdicts_with_no_model_files(
     texts fails here: record again with `pytest examples/pytest --gg-mode=record`)."""
     shutil.copytree(EXAMPLE, pytester.path, dirs_exist_ok=True)
     monkeypatch.setenv("GROUND_GATE_MODEL_DIR", str(pytester.path / "no-models"))
-    monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    result = run(pytester, "--gg-mode=replay", apart=True)
+    result = run(pytester, "--gg-mode=replay")
     result.assert_outcomes(passed=2, xfailed=1)
     result.stdout.fnmatch_lines(["*0 judged, 3 replayed, 0 recorded*"])
     assert not (pytester.path / "no-models").exists()
