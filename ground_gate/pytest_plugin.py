@@ -8,9 +8,10 @@ judge, cache and report `ground-gate run` uses.
         answer = my_app.ask("How long do refunds take?")
         assert_grounded(answer, source=REFUND_POLICY, question="How long do refunds take?")
 
-This module imports pytest and the standard library only: a suite that never asserts
-groundedness loads nothing of ground-gate's (bench/speed/plugin_import.py measures it). The
-session (ground_gate/asserting/) is made on the first assertion.
+This module imports pytest, the standard library and the plugin's state and API
+(ground_gate/asserting/state.py, api.py: as light): a suite that never asserts groundedness
+loads nothing else of ground-gate's (bench/speed/plugin_import.py measures it). The session
+(ground_gate/asserting/session.py) is made on the first assertion.
 
 Options (each also an ini key: gg_config, gg_mode, gg_store, gg_unreachable, gg_report_only):
   --gg-config PATH        the config (default: ground-gate.yml in the rootdir)
@@ -29,18 +30,17 @@ Marker: @pytest.mark.grounded(thresholds={...}, metrics=[...], report_only=True)
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import tempfile
-from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import pytest
 
-if TYPE_CHECKING:
-    from ground_gate.asserting.session import GroundSession
-    from ground_gate.asserting.settings import Settings
+from ground_gate.asserting.api import GroundednessError, Grounding, assert_grounded
+from ground_gate.asserting.state import ACTIVE, State, active, write_report
+
+__all__ = ["GroundednessError", "Grounding", "assert_grounded"]
 
 MARKER = (
     "grounded(thresholds=None, metrics=None, report_only=False): ground-gate's thresholds "
@@ -48,77 +48,6 @@ MARKER = (
     "assert_grounded calls"
 )
 CHOICES = {"gg_mode": ("auto", "replay", "record"), "gg_unreachable": ("skip", "fail")}
-OUTSIDE = (
-    "assert_grounded runs inside a pytest session with ground-gate's plugin (installed with "
-    "ground-gate; not disabled by -p no:ground_gate)"
-)
-
-
-class GroundednessError(AssertionError):
-    """An answer not grounded enough in its source: the message says each threshold it missed
-    and the sentences behind it, with the source's words."""
-
-
-class _State:
-    """The plugin's state in one pytest process: its settings, the session (made on the first
-    assertion), the test running and its assertions so far, what workers sent."""
-
-    def __init__(self, config: pytest.Config) -> None:
-        self.pytest_config = config
-        self.session: GroundSession | None = None
-        self.item: pytest.Item | None = None
-        self.index = 0
-        self.exports: list[str] = []
-        self.notes: list[str] = []
-        self.reported: list[str] = []  # report-only failures, said in the summary
-        self.shared_dir: str | None = None
-        self.counts: dict[str, int] = {}
-
-    def option(self, name: str) -> Any:
-        """A command-line value, else the ini file's."""
-        value = self.pytest_config.getoption(name)
-        if value is None or value is False:
-            value = self.pytest_config.getini(name)
-        return value
-
-    def path(self, name: str, default: Path | None) -> Path | None:
-        """A path option: the command line's relative to the working directory, the ini
-        file's to the rootdir."""
-        given = self.pytest_config.getoption(name)
-        if given:
-            return Path(given).absolute()
-        written = self.pytest_config.getini(name)
-        return self.pytest_config.rootpath / written if written else default
-
-    def settings(self) -> Settings:
-        from ground_gate.asserting.settings import DEFAULT_CONFIG, DEFAULT_STORE, Settings
-
-        rootpath = self.pytest_config.rootpath
-        config = self.path("gg_config", rootpath / DEFAULT_CONFIG) or rootpath / DEFAULT_CONFIG
-        store = self.path("gg_store", None) or config.parent / DEFAULT_STORE
-        report = self.pytest_config.getoption("gg_report")
-        worker: Mapping[str, Any] = getattr(self.pytest_config, "workerinput", {})
-        shared = worker.get("gg_shared_dir")
-        return Settings(
-            config=config,
-            mode=self.option("gg_mode") or "auto",
-            store=store,
-            report=Path(report).absolute() if report else None,
-            unreachable=self.option("gg_unreachable") or "skip",
-            report_only=bool(self.option("gg_report_only")),
-            shared_dir=Path(shared) if shared else None,
-            owner_pid=worker.get("gg_owner_pid"),
-        )
-
-    def grounding(self) -> GroundSession:
-        if self.session is None:
-            from ground_gate.asserting.session import GroundSession
-
-            self.session = GroundSession(self.settings(), os.environ, self.notes.append)
-        return self.session
-
-
-_ACTIVE: list[_State] = []
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -167,20 +96,14 @@ def pytest_configure(config: pytest.Config) -> None:
             raise pytest.UsageError(
                 f"ini {name} = {written!r}: expected one of {', '.join(choices)}"
             )
-    _ACTIVE.append(_State(config))
-
-
-def _state() -> _State:
-    if not _ACTIVE:
-        raise RuntimeError(OUTSIDE)
-    return _ACTIVE[-1]
+    ACTIVE.append(State(config))
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """xdist's controller: every worker is told the directory its judge server is shared in
     and the process that owns it (this one)."""
-    state = _state()
+    state = active()
     if state.shared_dir is None:
         state.shared_dir = tempfile.mkdtemp(prefix="ground-gate-xdist-")
     node.workerinput["gg_shared_dir"] = state.shared_dir
@@ -191,7 +114,7 @@ def pytest_configure_node(node: Any) -> None:
 def pytest_testnodedown(node: Any, error: object) -> None:
     """xdist's controller: a worker's rows, counts and notes, kept for the report."""
     output = getattr(node, "workeroutput", {})
-    state = _state()
+    state = active()
     if rows := output.get("gg_rows"):
         state.exports.append(rows)
     for name, count in output.get("gg_counts", {}).items():
@@ -201,120 +124,18 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    state = _state()
+    state = active()
     state.item, state.index = item, 0
     if state.session is not None:
         state.session.collected.restart(item.nodeid)
 
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
-    _state().item = None
-
-
-def assert_grounded(
-    answer: str,
-    source: str | Sequence[str],
-    question: str | None = None,
-    *,
-    thresholds: Mapping[str, Any] | None = None,
-    metrics: str | Sequence[str] | None = None,
-    report_only: bool | None = None,
-) -> dict[str, float]:
-    """Fail the running test unless `answer` is grounded in `source` (one text or its
-    passages), by the config's judge and metrics, held to the config's thresholds (each
-    replaced by this test's `grounded` marker's, then by `thresholds`: score -> {min, max,
-    allow_empty}, or a number for a min). Returns the row's scores.
-
-    A verdict recorded for the same answer, source, question, judge, prompts and settings is
-    replayed with no judge call; else the judge is asked and the verdict recorded. No judge
-    reachable: the test is skipped with the reason (`--gg-unreachable=fail` fails it).
-    """
-    __tracebackhide__ = True
-    state = _state()
-    item = state.item
-    if item is None:
-        raise RuntimeError("assert_grounded is called from a test, not from a fixture or hook")
-    from ground_gate.leaves.errors import GroundGateError
-    from ground_gate.leaves.masking import mask
-
-    marker = item.get_closest_marker("grounded")
-    marked: Mapping[str, Any] = marker.kwargs if marker is not None else {}
-    state.index += 1
-    session = state.grounding()
-    limits = {**(marked.get("thresholds") or {}), **(thresholds or {})}
-    try:
-        checked = session.check(
-            item.nodeid, state.index, answer, source, question,
-            metrics=metrics if metrics is not None else marked.get("metrics"),
-            thresholds=limits or None,
-        )  # fmt: skip
-    except GroundGateError as exc:  # a config or a recorded verdict it cannot read
-        problem: str | None = mask(f"ground-gate: {exc}")
-    else:
-        problem = None
-    if problem is not None:
-        pytest.fail(problem, pytrace=False)
-    scores = _scores(session, item.nodeid, state.index)
-    if checked.kind == "passed":
-        return scores
-    message = mask(checked.message)
-    if checked.kind == "unreachable":
-        if session.settings.unreachable == "fail":
-            pytest.fail(f"ground-gate: the judge cannot be reached: {message}", pytrace=False)
-        pytest.skip(f"ground-gate: the judge cannot be reached: {message}")
-    if checked.kind == "not recorded":
-        pytest.fail(message, pytrace=False)
-    only = report_only if report_only is not None else marked.get("report_only")
-    if only if only is not None else session.settings.report_only:
-        state.reported.append(message)
-        item.user_properties.append(("ground-gate", message))
-        return scores
-    raise GroundednessError(message)
-
-
-class Grounding:
-    """The `ground_gate` fixture: the session's judge, on the config the CLI reads."""
-
-    @property
-    def config(self) -> Any:
-        """The config (ground_gate.config.model.Config), read once for the session."""
-        return _state().grounding().config
-
-    @property
-    def settings(self) -> Settings:
-        """The plugin's settings: the config's path, the mode, the store, the report."""
-        return _state().grounding().settings
-
-    def assert_grounded(
-        self,
-        answer: str,
-        source: str | Sequence[str],
-        question: str | None = None,
-        **options: Any,
-    ) -> dict[str, float]:
-        """assert_grounded, as the module-level function."""
-        __tracebackhide__ = True
-        return assert_grounded(answer, source, question, **options)
-
-
-@pytest.fixture(scope="session")
-def ground_gate() -> Grounding:
-    """ground-gate's judge for this session: `ground_gate.assert_grounded(answer, source)`;
-    `ground_gate.config` is the config the CLI reads (--gg-config)."""
-    return Grounding()
-
-
-def _scores(session: GroundSession, test: str, index: int) -> dict[str, float]:
-    from ground_gate.asserting.collected import row_name
-
-    found = session.collected.rows.get(row_name(test, index))
-    if found is None:
-        return {}
-    return {name: value for m in found.row.metrics for name, value in m.scores.items()}
+    active().item = None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    state = _state()
+    state = active()
     ground = state.session
     worker = getattr(session.config, "workeroutput", None)
     if ground is not None:
@@ -330,36 +151,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         return
     report = session.config.getoption("gg_report")
     if report:
-        _write_report(state, Path(report))
-
-
-def _write_report(state: _State, path: Path) -> None:
-    from ground_gate.leaves.errors import GroundGateError
-    from ground_gate.leaves.masking import mask
-
-    ground = state.grounding()
-    try:
-        for exported in state.exports:
-            ground.collected.merge(exported)
-        baseline = state.pytest_config.getoption("gg_baseline")
-        outcome = ground.collected.write(
-            ground.config,
-            path.absolute(),
-            state.notes.append,
-            Path(baseline).absolute() if baseline else None,
-        )
-    except GroundGateError as exc:
-        state.notes.append(mask(f"ground-gate: error: the report was not written: {exc}"))
-        return
-    rows = len(ground.collected.rows)
-    state.notes.append(
-        f"ground-gate: {path}: {rows} assertion{'s' if rows != 1 else ''}, report "
-        f"{outcome.report['status']} (`ground-gate report {shlex.quote(str(path))}` renders it)"
-    )
+        write_report(state, Path(report))
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    state = _state()
+    state = active()
     counts = state.counts
     if not (counts or state.notes or state.reported):
         return
@@ -374,7 +170,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    state = _ACTIVE.pop() if _ACTIVE else None
+    state = ACTIVE.pop() if ACTIVE else None
     if state is None or state.shared_dir is None:
         return
     if os.path.exists(os.path.join(state.shared_dir, "server.json")):
@@ -382,3 +178,10 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
         stop_shared(Path(state.shared_dir))
     shutil.rmtree(state.shared_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def ground_gate() -> Grounding:
+    """ground-gate's judge for this session: `ground_gate.assert_grounded(answer, source)`;
+    `ground_gate.config` is the config the CLI reads (--gg-config)."""
+    return Grounding()

@@ -8,7 +8,7 @@ noisy):
 - `pytest --help` with the plugin, and with it disabled (`-p no:ground_gate`);
 - a plain `pytest` run of a one-test project that never asserts groundedness, both ways.
 Also which of ground-gate's modules and heavy libraries the plain run loaded (none but the
-plugin module).
+plugin's module and its light state and API).
 
     python -m bench.speed.plugin_import --runs 15
 """

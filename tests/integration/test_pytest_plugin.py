@@ -65,7 +65,7 @@ def closed_url() -> str:
 def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
     monkeypatch.setenv("FAKE_KEY", SECRET)
     monkeypatch.setenv("PYTHONPATH", str(ROOT))
-    pytester.makeini("[pytest]\nasyncio_default_fixture_loop_scope = function\n")
+    pytester.makeini("[pytest]\n")
     (pytester.path / "rows.jsonl").write_text('{"context": "c", "response": "r"}\n')
     pytester.makepyfile(test_app=TESTS)
     return pytester
@@ -84,10 +84,12 @@ def configure(project: pytest.Pytester, judge_block: str) -> None:
 def run(project: pytest.Pytester, *args: str, apart: bool = False) -> pytest.RunResult:
     """pytest in this process (a second's run); `apart`: in a process of its own (xdist's
     workers, what a fresh interpreter imports)."""
+    # pytest-asyncio (a test tool here) asks every project to choose its loops' scope
+    quiet = ("-p", "no:cacheprovider", "-rs", "-o", "asyncio_default_fixture_loop_scope=function")
     if apart:
-        result = project.runpytest_subprocess("-p", "no:cacheprovider", "-rs", *args, timeout=120)
+        result = project.runpytest_subprocess(*quiet, *args, timeout=120)
     else:
-        result = project.runpytest_inprocess("-p", "no:cacheprovider", "-rs", *args)
+        result = project.runpytest_inprocess(*quiet, *args)
     assert SECRET not in result.stdout.str() + result.stderr.str()
     return result
 
@@ -322,7 +324,7 @@ def test_plugin__a_config_it_cannot_read_fails_naming_the_file(project: pytest.P
     assert "Traceback" not in result.stdout.str()
 
 
-def test_plugin__a_suite_that_never_asserts_loads_nothing_of_ground_gate_but_the_plugin(
+def test_plugin__a_suite_that_never_asserts_loads_nothing_of_ground_gate_but_the_plugins_state(
     project: pytest.Pytester,
 ) -> None:
     project.makepyfile(test_app="def test_plain():\n    assert 1 + 1 == 2\n")
@@ -332,7 +334,12 @@ def test_plugin__a_suite_that_never_asserts_loads_nothing_of_ground_gate_but_the
     )
     result = run(project, "-s", apart=True)
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["LOADED ['ground_gate', 'ground_gate.pytest_plugin']"])
+    result.stdout.fnmatch_lines(
+        [
+            "LOADED ['ground_gate', 'ground_gate.asserting', 'ground_gate.asserting.api', "
+            "'ground_gate.asserting.state', 'ground_gate.pytest_plugin']"
+        ]
+    )
 
 
 EXAMPLE = ROOT / "examples" / "pytest"

@@ -59,9 +59,9 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     # each way the action ends, one function: Settings read here, github/ handed plain values
     "action_endings": ("github", "report", "review", "action_settings"),
     "selfcheck": ("local", "leaves.sentences"),
-    # pytest's entry point (pytest11): the hooks and assert_grounded, importing the session's
-    # modules only once a test asserts groundedness
-    "pytest_plugin": ("asserting", "local", "leaves.errors", "leaves.masking"),
+    # pytest's entry point (pytest11): the hooks, the fixture and assert_grounded (asserting's
+    # state and api, light); the session's modules only once a test asserts groundedness
+    "pytest_plugin": ("asserting", "local"),
     # the post step re-renders the run's own report.json with its page's address
     "action_post": (
         "github", "review", "render", "stages.report_files", "action_endings", "action_settings", "leaves.errors",
