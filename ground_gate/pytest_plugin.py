@@ -150,8 +150,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         worker["gg_reported"] = state.reported
         return
     report = session.config.getoption("gg_report")
-    if report:
-        write_report(state, Path(report))
+    written = write_report(state, Path(report)) if report else True
+    if not written and session.exitstatus == pytest.ExitCode.OK:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED  # the report asked for is missing
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:

@@ -85,4 +85,9 @@ class Collected:
         judge = self.judge or {"provider": config.judge.provider, "model": config.judge.model}
         before = read_report(baseline, name=f"baseline {baseline}") if baseline else None
         made = reviewed(record(config, rows, thresholds, judge), before)
-        return finish(made, ReportFiles(json=path), echo)
+        files = ReportFiles(
+            json=path,
+            flags=("--gg-report", "", "", ""),
+            hint="remove it, or give --gg-report another path",
+        )
+        return finish(made, files, echo)

@@ -24,14 +24,13 @@ DATASET = "pytest"
 @dataclass(frozen=True)
 class Settings:
     """config: the config file (relative paths: to the rootdir); store: where verdicts are
-    recorded; report: --gg-report's path, or None; report_only: failures reported, never
-    raised; shared_dir: the directory xdist's workers share a local judge server through
-    (None: not under xdist); owner_pid: the process that session belongs to."""
+    recorded; report_only: failures reported, never raised; shared_dir: the directory xdist's
+    workers share a local judge server through (None: not under xdist); owner_pid: the
+    process that session belongs to."""
 
     config: Path
     mode: Mode = "auto"
     store: Path = Path(DEFAULT_STORE)
-    report: Path | None = None
     unreachable: Unreachable = "skip"
     report_only: bool = False
     shared_dir: Path | None = None

@@ -58,16 +58,14 @@ class State:
         from ground_gate.asserting.settings import DEFAULT_CONFIG, DEFAULT_STORE, Settings
 
         rootpath = self.pytest_config.rootpath
-        config = self.path("gg_config", rootpath / DEFAULT_CONFIG) or rootpath / DEFAULT_CONFIG
+        config = self.path("gg_config", None) or rootpath / DEFAULT_CONFIG
         store = self.path("gg_store", None) or config.parent / DEFAULT_STORE
-        report = self.pytest_config.getoption("gg_report")
         worker: Mapping[str, Any] = getattr(self.pytest_config, "workerinput", {})
         shared = worker.get("gg_shared_dir")
         return Settings(
             config=config,
             mode=self.option("gg_mode") or "auto",
             store=store,
-            report=Path(report).absolute() if report else None,
             unreachable=self.option("gg_unreachable") or "skip",
             report_only=bool(self.option("gg_report_only")),
             shared_dir=Path(shared) if shared else None,
@@ -91,8 +89,11 @@ def active() -> State:
     return ACTIVE[-1]
 
 
-def write_report(state: State, path: Path) -> None:
+def write_report(state: State, path: Path) -> bool:
+    """The session's rows (and its workers') written as a report at `path`; whether it was
+    (why not is said in the session's summary)."""
     from ground_gate.leaves.errors import GroundGateError
+    from ground_gate.leaves.exit_codes import EXIT_ERROR
     from ground_gate.leaves.masking import mask
 
     ground = state.grounding()
@@ -108,9 +109,12 @@ def write_report(state: State, path: Path) -> None:
         )
     except GroundGateError as exc:
         state.notes.append(mask(f"ground-gate: error: the report was not written: {exc}"))
-        return
+        return False
+    if outcome.exit_code == EXIT_ERROR:  # finish said why
+        return False
     rows = len(ground.collected.rows)
     state.notes.append(
         f"ground-gate: {path}: {rows} assertion{'s' if rows != 1 else ''}, report "
         f"{outcome.report['status']} (`ground-gate report {shlex.quote(str(path))}` renders it)"
     )
+    return True

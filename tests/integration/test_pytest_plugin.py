@@ -317,6 +317,23 @@ def test_plugin__a_marker_sets_thresholds_and_report_only_reports_without_failin
     )
 
 
+def test_plugin__a_report_it_cannot_write_fails_the_session_saying_why(
+    project: pytest.Pytester, judge: FakeOpenAI
+) -> None:
+    configure(project, remote(judge.url))
+    project.makepyfile(test_app=TESTS.replace(" The warranty lasts five years.", ""))
+    (project.path / "notes.json").write_text('{"mine": true}\n')  # not a ground-gate report
+    result = run(project, "--gg-report", "notes.json")
+    result.assert_outcomes(passed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "*ground-gate: error: --gg-report *notes.json: *; remove it, or give --gg-report another path"
+        ]
+    )
+    assert (project.path / "notes.json").read_text() == '{"mine": true}\n'
+
+
 def test_plugin__a_config_it_cannot_read_fails_naming_the_file(project: pytest.Pytester) -> None:
     result = run(project)
     result.assert_outcomes(failed=2)

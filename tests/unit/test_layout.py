@@ -78,6 +78,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "config", "datasets", "judge", "local", "metrics", "review", "report", "stages.report_files", "stages.reuse",
         "stages.runner", "stages.evidence", "stages.workload", "verdict.record", "leaves.errors", "leaves.file_reader",
         "leaves.inert", "leaves.json_keys", "leaves.masking", "leaves.results", "leaves.usage", "leaves.writable",
+        "leaves.exit_codes",
     ),
     # `init`'s stage: a user's columns guessed, the starter config and workflow as text
     "stages.starter": ("datasets", "leaves.errors"),
