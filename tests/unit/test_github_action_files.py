@@ -208,6 +208,21 @@ def test_selfcheck__passes_in_this_environment() -> None:
     assert "ready, offline" in result.stdout
 
 
+def test_selfcheck__passes_with_no_pytest_as_in_the_actions_image() -> None:
+    """The image has no pytest: the plugin's modules (pytest loads them) are not asked of it;
+    every other module still is."""
+    pytest.importorskip("llama_cpp")
+    hidden = (
+        "import sys; sys.modules['pytest'] = None; from ground_gate import selfcheck; "
+        "print(selfcheck.problems())"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", hidden], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
+
+
 def test_dockerignore__sends_only_the_package() -> None:
     lines = (ROOT / ".dockerignore").read_text(encoding="utf-8").split("\n")
     rules = [line for line in lines if line and not line.startswith("#")]
