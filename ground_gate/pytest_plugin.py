@@ -38,7 +38,7 @@ from typing import Any
 import pytest
 
 from ground_gate.asserting.api import GroundednessError, Grounding, assert_grounded
-from ground_gate.asserting.state import ACTIVE, State, active, write_report
+from ground_gate.asserting.state import begin, end, state_of, write_report
 
 __all__ = ["GroundednessError", "Grounding", "assert_grounded"]
 
@@ -94,16 +94,19 @@ def pytest_configure(config: pytest.Config) -> None:
         written = config.getini(name)
         if written and written not in choices:
             raise pytest.UsageError(
-                f"ini {name} = {written!r}: expected one of {', '.join(choices)}"
+                f"{config.inipath or 'the ini file'}: {name} = {written!r}: expected one of "
+                + ", ".join(choices)
             )
-    ACTIVE.append(State(config))
+    begin(config)
 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node: Any) -> None:
     """xdist's controller: every worker is told the directory its judge server is shared in
     and the process that owns it (this one)."""
-    state = active()
+    state = state_of(node.config)
+    if state is None:
+        return
     if state.shared_dir is None:
         state.shared_dir = tempfile.mkdtemp(prefix="ground-gate-xdist-")
     node.workerinput["gg_shared_dir"] = state.shared_dir
@@ -114,7 +117,9 @@ def pytest_configure_node(node: Any) -> None:
 def pytest_testnodedown(node: Any, error: object) -> None:
     """xdist's controller: a worker's rows, counts and notes, kept for the report."""
     output = getattr(node, "workeroutput", {})
-    state = active()
+    state = state_of(node.config)
+    if state is None:
+        return
     if rows := output.get("gg_rows"):
         state.exports.append(rows)
     for name, count in output.get("gg_counts", {}).items():
@@ -124,18 +129,24 @@ def pytest_testnodedown(node: Any, error: object) -> None:
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
-    state = active()
+    state = state_of(item.config)
+    if state is None:
+        return
     state.item, state.index = item, 0
     if state.session is not None:
         state.session.collected.restart(item.nodeid)
 
 
 def pytest_runtest_teardown(item: pytest.Item) -> None:
-    active().item = None
+    state = state_of(item.config)
+    if state is not None:
+        state.item = None
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    state = active()
+    state = state_of(session.config)
+    if state is None:
+        return
     ground = state.session
     worker = getattr(session.config, "workeroutput", None)
     if ground is not None:
@@ -156,7 +167,9 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    state = active()
+    state = state_of(terminalreporter.config)
+    if state is None:
+        return
     counts = state.counts
     if not (counts or state.notes or state.reported):
         return
@@ -171,7 +184,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
-    state = ACTIVE.pop() if ACTIVE else None
+    state = end(config)
     if state is None or state.shared_dir is None:
         return
     if os.path.exists(os.path.join(state.shared_dir, "server.json")):

@@ -80,13 +80,36 @@ class State:
         return self.session
 
 
+# the states of the sessions configured in this process, innermost last (pytester runs a
+# session inside a test's): assert_grounded, which has no config to hand, reads the last
 ACTIVE: list[State] = []
+STATE = pytest.StashKey["State"]()
 
 
 def active() -> State:
     if not ACTIVE:
         raise RuntimeError(OUTSIDE)
     return ACTIVE[-1]
+
+
+def begin(config: pytest.Config) -> State:
+    """The state of the session `config` configures, made and made active."""
+    state = config.stash[STATE] = State(config)
+    ACTIVE.append(state)
+    return state
+
+
+def state_of(config: pytest.Config) -> State | None:
+    """The state `config`'s session began; None when it never did (its configure failed)."""
+    return config.stash.get(STATE, None)
+
+
+def end(config: pytest.Config) -> State | None:
+    """`config`'s state, no longer active (another session's stays)."""
+    state = state_of(config)
+    if state is not None and state in ACTIVE:
+        ACTIVE.remove(state)
+    return state
 
 
 def write_report(state: State, path: Path) -> bool:

@@ -334,7 +334,16 @@ def test_plugin__a_report_it_cannot_write_fails_the_session_saying_why(
     assert (project.path / "notes.json").read_text() == '{"mine": true}\n'
 
 
-def test_plugin__a_config_it_cannot_read_fails_naming_the_file(project: pytest.Pytester) -> None:
+def test_plugin__a_config_or_an_ini_value_it_cannot_read_fails_naming_the_file(
+    project: pytest.Pytester,
+) -> None:
+    project.makeini("[pytest]\ngg_mode = later\n")
+    refused = run(project)
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    refused.stderr.fnmatch_lines(
+        ["*tox.ini: gg_mode = 'later': expected one of auto, replay, record"]
+    )
+    project.makeini("[pytest]\n")
     result = run(project)
     result.assert_outcomes(failed=2)
     result.stdout.fnmatch_lines(["*ground-gate: *ground-gate.yml: no such file*"])
