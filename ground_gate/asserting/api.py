@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ground_gate.asserting.state import active
+from ground_gate.asserting.state import State, active
 
 if TYPE_CHECKING:
-    from ground_gate.asserting.session import GroundSession
+    from ground_gate.asserting.session import Checked, GroundSession
     from ground_gate.asserting.settings import Settings
 
 
@@ -65,22 +65,31 @@ def assert_grounded(
         problem = None
     if problem is not None:
         pytest.fail(problem, pytrace=False)
-    scores = _scores(session, item.nodeid, state.index)
+    only = report_only if report_only is not None else marked.get("report_only")
+    _ended(checked, state, only if only is not None else session.settings.report_only)
+    return _scores(session, item.nodeid, state.index)
+
+
+def _ended(checked: Checked, state: State, report_only: bool) -> None:
+    """How the assertion ends, raised: a skip (no judge), a failure (no recorded verdict in
+    replay), GroundednessError; a failure in report-only mode is kept for the summary."""
+    __tracebackhide__ = True
+    from ground_gate.leaves.masking import mask
+
     if checked.kind == "passed":
-        return scores
+        return
     message = mask(checked.message)
     if checked.kind == "unreachable":
-        if session.settings.unreachable == "fail":
+        if state.grounding().settings.unreachable == "fail":
             pytest.fail(f"ground-gate: the judge cannot be reached: {message}", pytrace=False)
         pytest.skip(f"ground-gate: the judge cannot be reached: {message}")
     if checked.kind == "not recorded":
         pytest.fail(message, pytrace=False)
-    only = report_only if report_only is not None else marked.get("report_only")
-    if only if only is not None else session.settings.report_only:
-        state.reported.append(message)
-        item.user_properties.append(("ground-gate", message))
-        return scores
-    raise GroundednessError(message)
+    if not report_only:
+        raise GroundednessError(message)
+    state.reported.append(message)
+    if state.item is not None:
+        state.item.user_properties.append(("ground-gate", message))
 
 
 class Grounding:
