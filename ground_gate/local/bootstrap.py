@@ -20,8 +20,10 @@ from typing import Any
 MISSING_MODULE_EXIT = 3
 
 
-def _alive(pid: int) -> bool:
-    """Whether `pid` runs (a zombie has exited: /proc says so on Linux)."""
+def alive(pid: int) -> bool:
+    """Whether `pid` runs (a zombie has exited: /proc says so on Linux); no pid <= 0 does."""
+    if pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -42,7 +44,7 @@ def _watch_parent(parent: int) -> None:
         while os.getppid() == parent:
             time.sleep(0.5)
     else:
-        while _alive(parent):
+        while alive(parent):
             time.sleep(0.5)
     os._exit(0)  # ground-gate is gone
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ground_gate.leaves.errors import ModelError
 from ground_gate.leaves.process_group import signal_group
+from ground_gate.local.bootstrap import alive
 from ground_gate.local.server import LocalServer
 
 SERVER_FILE = "server.json"
@@ -50,7 +51,7 @@ def shared_server(directory: Path, owner_pid: int, make: Callable[[], LocalServe
         found = read_shared(directory)
         if found is not None and found.error:
             raise ModelError(found.error)
-        if found is not None and _alive(found.pid):
+        if found is not None and alive(found.pid):
             return found
         server = make()
         server.watch_pid = owner_pid
@@ -74,7 +75,7 @@ def stop_shared(directory: Path, grace_s: float = STOP_GRACE_S) -> bool:
         return False
     signal_group(found.pid, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
-    while _alive(found.pid) and time.monotonic() < deadline:
+    while alive(found.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     signal_group(found.pid, signal.SIGKILL)
     shutil.rmtree(found.log_dir, ignore_errors=True)
@@ -107,20 +108,3 @@ def _locked(directory: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
-
-
-def _alive(pid: int) -> bool:
-    """Whether `pid` runs: not gone, and not a zombie (it exited; its parent has not reaped it)."""
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_bytes()
-    except OSError:
-        return True
-    return stat.rsplit(b")", 1)[-1].split()[:1] != [b"Z"]
