@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import re
 import threading
 import time
 from collections import deque
@@ -74,6 +75,19 @@ def states_a_fact(body: Any) -> Reply | None:
         return None
     return completion(
         "Yes", logprobs=[{"Yes": math.log(0.9), "No": math.log(0.1)}], completion_tokens=1
+    )
+
+
+def inner(tag: str, text: str) -> str:
+    """What a prompt holds between <tag> and </tag>, each on its own line; "" if nothing."""
+    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.S)
+    return match.group(1) if match else ""
+
+
+def one_token(token: str, p: float, other: str) -> Reply:
+    """A one-token reply: `token` at probability p, `other` at the rest."""
+    return completion(
+        token, logprobs=[{token: math.log(p), other: math.log(1 - p)}], completion_tokens=1
     )
 
 

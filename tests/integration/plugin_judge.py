@@ -10,26 +10,20 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import re
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from tests.integration.fake_openai import Reply, completion, fills_a_blank, says_something
+from tests.integration.fake_openai import (
+    Reply,
+    completion,
+    fills_a_blank,
+    inner,
+    one_token,
+    says_something,
+)
 
 INVENTED = ("Mars", "five years", "dragon")
-
-
-def _inner(tag: str, text: str) -> str:
-    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.S)
-    return match.group(1) if match else ""
-
-
-def _one_token(token: str, p: float, other: str) -> Reply:
-    return completion(
-        token, logprobs=[{token: math.log(p), other: math.log(1 - p)}], completion_tokens=1
-    )
 
 
 def grade(body: Any) -> Reply:
@@ -37,13 +31,13 @@ def grade(body: Any) -> Reply:
     if fills_a_blank(prompt):
         return completion("NOT STATED", logprobs=[{"NOT": 0.0}], completion_tokens=3)
     if says_something(prompt):
-        return _one_token("Yes", 0.9, "No")
+        return one_token("Yes", 0.9, "No")
     if "Copy, word for word" in prompt:
-        document = _inner("document", prompt) or _inner("source", prompt)
+        document = inner("document", prompt) or inner("source", prompt)
         return completion(document.split(". ")[0].rstrip(".") + ".")
-    if any(word in _inner("sentence", prompt) for word in INVENTED):
-        return _one_token("Unknown", 0.9, "Yes")
-    return _one_token("Yes", 0.9, "No")
+    if any(word in inner("sentence", prompt) for word in INVENTED):
+        return one_token("Unknown", 0.9, "Yes")
+    return one_token("Yes", 0.9, "No")
 
 
 def main() -> None:

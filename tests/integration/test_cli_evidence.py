@@ -22,17 +22,13 @@ from tests.integration.fake_openai import (
     completion,
     error,
     fills_a_blank,
+    inner,
     judge_yaml,
     says_something,
     states_a_fact,
 )
 
 ROWS = 40
-
-
-def _inner(tag: str, text: str) -> str:
-    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.S)
-    return match.group(1) if match else ""
 
 
 def judge(body: Any) -> Reply:
@@ -42,7 +38,7 @@ def judge(body: Any) -> Reply:
     prompt = body["messages"][-1]["content"]
     if (said := states_a_fact(body)) is not None:
         return said
-    sentence = _inner("sentence", prompt)
+    sentence = inner("sentence", prompt)
     if "Copy, word for word" in prompt:
         number = re.findall(r"\d+", sentence)[0]
         return completion(f"Parcel {number} is held at the depot")

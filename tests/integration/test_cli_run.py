@@ -24,8 +24,10 @@ from tests.integration.fake_openai import (
     Reply,
     completion,
     error,
+    inner,
     judge_yaml,
     malformed_json,
+    one_token,
     rate_limited,
     rejects_json_schema,
     says_something,
@@ -54,45 +56,34 @@ ROWS = [
 ]
 
 
-def _inner(tag: str, text: str) -> str:
-    match = re.search(rf"<{tag}>\n(.*?)\n</{tag}>", text, re.S)
-    return match.group(1) if match else ""
-
-
-def _one_token(token: str, p: float, other: str) -> Reply:
-    return completion(
-        token, logprobs=[{token: math.log(p), other: math.log(1 - p)}], completion_tokens=1
-    )
-
-
 def grade(body: Any) -> Reply:
     prompt = body["messages"][-1]["content"]
     if "Break the sentence below" in prompt:
-        sentence = _inner("sentence", prompt)
+        sentence = inner("sentence", prompt)
         statements = [s.strip() + "." for s in sentence.split(".") if s.strip()]
         return completion(json.dumps({"statements": statements}))
     if says_something(prompt):  # every scripted text says something
-        return _one_token("Yes", 0.9, "No")
+        return one_token("Yes", 0.9, "No")
     if "yes/no questions" in prompt:
         return completion(json.dumps({"questions": ["Is Mars mentioned?", "Is it free?"]}))
     if "Copy, word for word" in prompt:
         return completion("NOTHING FOUND")
-    unit = _inner("sentence", prompt) or _inner("statement", prompt) or _inner("answer", prompt)
-    question = _inner("question", prompt)
+    unit = inner("sentence", prompt) or inner("statement", prompt) or inner("answer", prompt)
+    question = inner("question", prompt)
     if "Yes, No or Unknown" in prompt and "<sentence>" in prompt:  # groundedness's verdict
-        return _one_token("Unknown", 0.9, "Yes") if "Mars" in unit else _one_token("Yes", 0.9, "No")
+        return one_token("Unknown", 0.9, "Yes") if "Mars" in unit else one_token("Yes", 0.9, "No")
     if "Yes, No or Unknown" in prompt:
         if "<summary>" in prompt:
-            return _one_token("Yes", 0.9, "No")
-        if "Mars" in question and "Mars" not in _inner("document", prompt):
-            return _one_token("Unknown", 0.9, "Yes")
-        return _one_token("Yes", 0.9, "No")
+            return one_token("Yes", 0.9, "No")
+        if "Mars" in question and "Mars" not in inner("document", prompt):
+            return one_token("Unknown", 0.9, "Yes")
+        return one_token("Yes", 0.9, "No")
     bad = "Mars" in unit
     if "0 to 10" in prompt:
-        return _one_token("0" if bad else "9", 0.9, "5")
+        return one_token("0" if bad else "9", 0.9, "5")
     if "from 1 to 5" in prompt:
-        return _one_token("1" if bad else "5", 0.9, "3")
-    return _one_token("No" if bad else "Yes", 0.9, "Yes" if bad else "No")
+        return one_token("1" if bad else "5", 0.9, "3")
+    return one_token("No" if bad else "Yes", 0.9, "Yes" if bad else "No")
 
 
 def write_project(
