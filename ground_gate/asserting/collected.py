@@ -18,7 +18,7 @@ from ground_gate.asserting.verdict import Asserted, record
 from ground_gate.config.model import SUBSTANCE_DEFAULT, Config
 from ground_gate.config.scores import SUBSTANCE
 from ground_gate.datasets import Sample
-from ground_gate.report.json_report import metric_entry
+from ground_gate.report.json_report import row_entry
 from ground_gate.report.readback import row_result
 from ground_gate.stages.report_files import Outcome, ReportFiles, finish, read_report, reviewed
 
@@ -50,14 +50,7 @@ class Collected:
         """The rows as JSON, for the controller (xdist's workeroutput holds text)."""
         rows = [
             {
-                "row": {
-                    "dataset": a.row.dataset,
-                    "id": a.row.sample_id,
-                    "seconds": a.row.seconds,
-                    "metrics": {m.metric: metric_entry(m) for m in a.row.metrics},
-                    "addressed_to_judge": [{"field": f, "text": t} for f, t in a.row.addressed],
-                    "hidden_text": [{"field": f, "kind": k, "text": t} for f, k, t in a.row.hidden],
-                },
+                "row": row_entry(a.row),
                 "text": [list(a.sample.sources), a.sample.question, a.sample.response],
             }
             for a in self.rows.values()

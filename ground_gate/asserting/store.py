@@ -30,7 +30,7 @@ from ground_gate.leaves.file_reader import Unreadable, problem, read_capped
 from ground_gate.leaves.json_keys import unique_keys
 from ground_gate.leaves.masking import mask
 from ground_gate.leaves.results import RowResult
-from ground_gate.report.json_report import metric_entry
+from ground_gate.report.json_report import row_entry
 from ground_gate.report.readback import row_result
 from ground_gate.report.schema import schema
 from ground_gate.report.types import RowEntry
@@ -77,15 +77,7 @@ class VerdictStore:
             "key": key,
             "test": test,
             "judge": {k: judge[k] for k in ("provider", "model", "prompt_version") if k in judge},
-            "row": {
-                "dataset": row.dataset,
-                "id": row.sample_id,
-                "seconds": row.seconds,
-                "failing": [],
-                "metrics": {m.metric: metric_entry(m) for m in row.metrics},
-                "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
-                "hidden_text": [{"field": f, "kind": k, "text": t} for f, k, t in row.hidden],
-            },
+            "row": row_entry(row),
         }
         path = self.path(key)
         path.parent.mkdir(parents=True, exist_ok=True)

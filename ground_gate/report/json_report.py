@@ -170,6 +170,19 @@ def metric_entry(result: MetricResult) -> MetricEntry:
     return entry
 
 
+def row_entry(row: RowResult, failing: Sequence[str] = ()) -> RowEntry:
+    """A row as the report writes it, without its place or texts (row_result reads it back)."""
+    return {
+        "dataset": row.dataset,
+        "id": row.sample_id,
+        "seconds": row.seconds,
+        "failing": sorted(failing),
+        "metrics": {m.metric: metric_entry(m) for m in row.metrics},
+        "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
+        "hidden_text": [{"field": f, "kind": k, "text": t} for f, k, t in row.hidden],
+    }
+
+
 def _rows(
     rows: Sequence[RowResult],
     thresholds: Mapping[str, Mapping[str, Threshold]],
@@ -183,15 +196,7 @@ def _rows(
     entries: list[RowEntry] = []
     for row in rows:
         key = (row.dataset, row.sample_id)
-        entry: RowEntry = {
-            "dataset": row.dataset,
-            "id": row.sample_id,
-            "seconds": row.seconds,
-            "failing": sorted(failing.get(key, ())),
-            "metrics": {m.metric: metric_entry(m) for m in row.metrics},
-            "addressed_to_judge": [{"field": f, "text": t} for f, t in row.addressed],
-            "hidden_text": [{"field": f, "kind": k, "text": t} for f, k, t in row.hidden],
-        }
+        entry = row_entry(row, failing.get(key, ()))
         if positions is not None:
             entry["position"] = positions[key]
         if key in kept:
