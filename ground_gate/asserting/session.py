@@ -119,8 +119,6 @@ class GroundSession:
             except JudgeUnavailableError as exc:
                 self._unreachable = self._unreachable or str(exc)
                 return Checked("unreachable", self._unreachable)
-            if row is None:
-                return Checked("unreachable", self._unreachable or "")
         asserted = Asserted(row, call.sample)
         made = one_row(config, asserted, call.thresholds, self._info, call.metrics)
         if not replayed and failed(made):
@@ -134,11 +132,9 @@ class GroundSession:
             return Checked("failed", failure_message(made, test), replayed)
         return Checked("passed", replayed=replayed)
 
-    def _judged(self, call: Asked) -> RowResult | None:
-        """The row judged; None when the judge cannot be reached (`_unreachable` says why)."""
+    def _judged(self, call: Asked) -> RowResult:
+        """The row judged; JudgeUnavailableError when the judge cannot be reached."""
         judge = self._open()
-        if judge is None:
-            return None
         metrics = build_metrics(call.metrics)
         row = self._run(score_row(DATASET, call.sample, metrics, judge))
         self.counts["judged"] += 1
@@ -164,14 +160,15 @@ class GroundSession:
         self._run(coroutine)
         return result.rows[0]
 
-    def _open(self) -> Judge | None:
-        """The judge, opened on first use; None (and why, kept) when it cannot be reached."""
+    def _open(self) -> Judge:
+        """The judge, opened on first use; JudgeUnavailableError (why kept) when it cannot
+        be reached, asked once."""
         if self._judge is not None:
             return self._judge
         if self._unreachable is None:
             self._unreachable = unreachable(self.config.judge, self.env)
         if self._unreachable is not None:
-            return None
+            raise JudgeUnavailableError(self._unreachable)
         judge, info = self._stack.enter_context(
             open_judge(
                 self.config.judge, self.env, prompt_version=PROMPT_VERSION, no_cache=False,

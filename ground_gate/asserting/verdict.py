@@ -20,7 +20,6 @@ from ground_gate.config.scores import METRIC_OF_SCORE
 from ground_gate.datasets import Sample
 from ground_gate.leaves.inert import inert
 from ground_gate.leaves.results import RowResult
-from ground_gate.leaves.usage import Usage
 from ground_gate.metrics import build_metrics
 from ground_gate.report.json_report import row_text
 from ground_gate.report.types import RowEntry
@@ -29,6 +28,7 @@ from ground_gate.review.evidence_words import evidence_said
 from ground_gate.review.figures import FAIL
 from ground_gate.review.selection import BAD_VERDICTS
 from ground_gate.stages.report_files import Reviewed, reviewed
+from ground_gate.stages.runner import RunResult
 from ground_gate.verdict.record import ConfigIdentity, DatasetRecord, RunRecord, costs_at
 
 UNITS_SAID = 12  # a failure lists at most this many units, the rest counted
@@ -52,10 +52,7 @@ def record(
     dataset: str = "pytest",
 ) -> RunRecord:
     """The rows as one dataset's run, held to `thresholds` (score -> threshold)."""
-    usage: dict[str, Usage] = {}
-    for asserted in rows:
-        for metric in asserted.row.metrics:
-            usage.setdefault(metric.metric, Usage()).add(metric.usage)
+    usage = RunResult(rows=[a.row for a in rows]).usage_by_metric()
     grounded = config.metrics.groundedness
     return RunRecord(
         config=ConfigIdentity.of(Path(config.path or ""), config),
