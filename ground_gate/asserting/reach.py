@@ -3,8 +3,8 @@ no judge and nothing recorded skips with the reason, at once, never waiting on a
 retry or a host that does not answer.
 
 The local judge: its model file on disk (never fetched here: `ground-gate models pull` does
-that) and llama-cpp-python installed. A remote judge: its key's variable set (never shown)
-and its host accepting a TCP connection within a few seconds.
+that) and llama-cpp-python installed. A remote judge: its key's variable set as the client
+requires it (never shown) and its host accepting a TCP connection within a few seconds.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from ground_gate.config.model import JudgeConfig
-from ground_gate.judge.factory import endpoint_name
+from ground_gate.judge.factory import api_key, endpoint_name
+from ground_gate.leaves.errors import ConfigError
 from ground_gate.local.model_cache import default_model_dir
 from ground_gate.local.registry import KNOWN_MODELS
 from ground_gate.local.server import MISSING_EXTRA
@@ -51,10 +52,10 @@ def _local(config: JudgeConfig) -> str | None:
 
 
 def _remote(config: JudgeConfig, env: Mapping[str, str]) -> str | None:
-    name = config.api_key_env
-    keyless = config.provider == "openai" and config.base_url is not None
-    if not keyless and not (name and env.get(name)):
-        return f"the judge's API key variable {name or '(none)'} is not set; {REPLAY}"
+    try:
+        api_key(config, env)  # the client's own rule: set, and one a header can carry
+    except ConfigError as exc:
+        return f"{exc}; {REPLAY}"
     url = config.base_url or (
         env.get("AZURE_OPENAI_ENDPOINT", "") if config.provider == "azure" else OPENAI_URL
     )

@@ -212,7 +212,7 @@ def _local_server(
     )
 
 
-def _api_key(config: JudgeConfig, env: Mapping[str, str], speaker: Speaker = JUDGE) -> str:
+def api_key(config: JudgeConfig, env: Mapping[str, str], speaker: Speaker = JUDGE) -> str:
     """The key from the environment variable judge.api_key_env names.
 
     A self-hosted OpenAI-compatible server (a base_url) may need none.
@@ -233,7 +233,7 @@ def _api_key(config: JudgeConfig, env: Mapping[str, str], speaker: Speaker = JUD
 def _remote_client(
     config: JudgeConfig, env: Mapping[str, str], speaker: Speaker = JUDGE
 ) -> openai.AsyncOpenAI | openai.AsyncAzureOpenAI:
-    key = _api_key(config, env, speaker)
+    key = api_key(config, env, speaker)
     if config.provider == "azure":
         endpoint = config.base_url or env.get("AZURE_OPENAI_ENDPOINT")
         if not endpoint:

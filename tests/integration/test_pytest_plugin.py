@@ -14,6 +14,12 @@ from pathlib import Path
 
 import pytest
 
+# Everything an assertion imports, imported before any run in this process: pytester's
+# in-process run drops from sys.modules what the run imported first, and a module imported
+# again is another object than the one other tests of this worker hold (and patch)
+import ground_gate.asserting.session
+import ground_gate.local.resolve
+import ground_gate.local.shared  # noqa: F401
 from tests.integration.fake_openai import FakeOpenAI
 from tests.integration.plugin_judge import grade
 
@@ -89,9 +95,22 @@ def run(project: pytest.Pytester, *args: str, apart: bool = False) -> pytest.Run
     if apart:
         result = project.runpytest_subprocess(*quiet, *args, timeout=120)
     else:
-        result = project.runpytest_inprocess(*quiet, *args)
+        before = {name for name in sys.modules if name.startswith("ground_gate")}
+        seen = ModulesSeen()
+        result = project.runpytest_inprocess(*quiet, *args, plugins=[seen])
+        assert seen.modules <= before, f"imported anew in the run: {seen.modules - before}"
     assert SECRET not in result.stdout.str() + result.stderr.str()
     return result
+
+
+class ModulesSeen:
+    """ground-gate's modules loaded by the end of a run in this process."""
+
+    def __init__(self) -> None:
+        self.modules: set[str] = set()
+
+    def pytest_unconfigure(self) -> None:
+        self.modules = {name for name in sys.modules if name.startswith("ground_gate")}
 
 
 def failure_lines(result: pytest.RunResult) -> list[str]:
@@ -180,7 +199,11 @@ def test_plugin__no_judge_reachable_and_nothing_recorded_skips_with_its_reason(
     configure(project, "judge:\n  provider: openai\n  api_key_env: NOT_SET_ANYWHERE")
     result = run(project)
     result.assert_outcomes(skipped=2)
-    result.stdout.fnmatch_lines(["SKIPPED *API key variable NOT_SET_ANYWHERE is not set*"])
+    result.stdout.fnmatch_lines(
+        [
+            "SKIPPED *judge.api_key_env: the environment variable NOT_SET_ANYWHERE holding the openai API key is not set*"
+        ]
+    )
 
 
 LOCAL_CONFTEST = """
@@ -392,4 +415,6 @@ def test_plugin__the_hosted_example_with_no_key_skips_naming_its_variable(
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     result = run(pytester, "--gg-config", "ground-gate.hosted.yml")
     result.assert_outcomes(skipped=3)  # its verdicts are keyed on its judge: none recorded
-    result.stdout.fnmatch_lines(["SKIPPED *API key variable OPENAI_API_KEY is not set*"])
+    result.stdout.fnmatch_lines(
+        ["SKIPPED *the environment variable OPENAI_API_KEY holding the openai API key is not set*"]
+    )
