@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# imported before the run in this process: pytester drops from sys.modules what a run
+# imported first, and the session's other tests hold these modules
+import ground_gate.asserting.session  # noqa: F401
 from tests.e2e.conftest import MODEL, Lending
 
 pytestmark = pytest.mark.e2e
