@@ -105,7 +105,18 @@ def exchange(spec: dict[str, Any], pid_dir: Path, marker: str, timeout_s: float)
 
 def check(spec: dict[str, Any], pid_dir: Path, timeout_s: float) -> None:
     """The invariant: the exchange ends within timeout_s + 2 s, nothing of the tree is alive
-    after it, and what the command answered is what the exchange says."""
+    after it, and what the command answered is what the exchange says. A command that had not
+    started by timeout_s (two Pythons, the supervisor's and the command's, start slowly on a
+    loaded machine) is run again with three times as long, so the invariant is checked on a
+    run whose tree existed; every run is held to the first two."""
+    if not _checked(spec, pid_dir, timeout_s):
+        again = pid_dir.with_name(f"{pid_dir.name}-again")
+        again.mkdir()
+        assert _checked(spec, again, timeout_s * 3), "the command never started"
+
+
+def _checked(spec: dict[str, Any], pid_dir: Path, timeout_s: float) -> bool:
+    """check's run; False when the command never started (its answers then say nothing)."""
     marker = f"tree-{uuid.uuid4().hex}"
     try:
         started = time.monotonic()
@@ -118,7 +129,8 @@ def check(spec: dict[str, Any], pid_dir: Path, timeout_s: float) -> None:
         kill_marked(marker)
     assert took < timeout_s + SLACK_S, f"the exchange took {took:.2f} s ({spec})"
     assert not left, f"still alive after the exchange: {left} ({spec})"
-    assert len(list(pid_dir.iterdir())) >= 1, "the command never started"
+    if not list(pid_dir.iterdir()):
+        return False
     answered = {-1: 3, 0: 0, 1: 1}[spec["answer"]]
     assert sum(a.ok for a in done.answers.values()) == answered
     if answered == 3:  # every row answered: the answers stand, whatever lingered
@@ -128,6 +140,7 @@ def check(spec: dict[str, Any], pid_dir: Path, timeout_s: float) -> None:
         assert done.stopped is not None
         assert f"after answering {answered} of 3 row(s)" in done.stopped
         assert "not answered: " in done.stopped and "'q2'" in done.stopped
+    return True
 
 
 LINUX = pytest.mark.skipif(sys.platform != "linux", reason="the supervisor needs Linux's /proc")
